@@ -1,0 +1,20 @@
+/* Every lower/ header compiles on its own as strict C11 (the plugin
+   includes them before GCC's poisoning headers).  */
+#include "kinds.h"
+#include "report.h"
+#include "kinds.h"
+#include "report.h"
+
+int
+main (void)
+{
+  unsigned mask = 0;
+  if (nf_kinds_parse ("Expm1,log1p", &mask) != 0
+      || mask != (NF_KIND_EXPM1 | NF_KIND_LOG1P))
+    return 1;
+  if (nf_kinds_parse ("Expm1,,Log1p", &mask) == 0
+      || nf_kinds_parse ("", &mask) == 0
+      || nf_kinds_parse ("sqrt", &mask) == 0)
+    return 1;
+  return 0;
+}

@@ -1,0 +1,83 @@
+/* The per-translation-unit report: the regions a front end transformed
+   and the candidates it rejected, written as JSON (schema: DESIGN.md
+   section 3).  The plugin and neuronfuse-clang write the same schema.
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_REPORT_H
+#define NF_REPORT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the report schema; bumped only by compatible extensions.  */
+#define NF_REPORT_VERSION 1
+
+typedef struct nf_report nf_report;
+
+/* A source position; FILE may be NULL (written as the report's source).  */
+typedef struct nf_location
+{
+  const char *file;
+  int line;
+  int column;
+} nf_location;
+
+/* One transformed region.  Strings are copied by nf_report_add_region;
+   NULL strings are written as null, and the arrays may be NULL when their
+   count is 0.  */
+typedef struct nf_region_desc
+{
+  const char *kind;		/* FusionKind name, e.g. "Expm1".  */
+  const char *function;		/* Enclosing function.  */
+  nf_location loc;		/* Where the region starts.  */
+  const char *action;		/* "outlined", "rewritten" or "reported".  */
+  const char *callee;		/* Function the region now calls.  */
+  const char *dtype;		/* Element type: "f32", "f64", "f80"...  */
+  const char *accum_dtype;	/* Type the result is computed in.  */
+  const char *const *live_ins;
+  size_t n_live_ins;
+  const char *const *live_outs;
+  size_t n_live_outs;
+  const int *reduce_dims;
+  size_t n_reduce_dims;
+  double flops;			/* Per evaluation of the region.  */
+  double bytes;			/* Memory traffic per evaluation.  */
+  const char *const *notes;	/* Accuracy changes and the like.  */
+  size_t n_notes;
+} nf_region_desc;
+
+/* A new, empty report for SOURCE (the main input file) written by TOOL
+   ("neuronfuse-gcc-plugin", "neuronfuse-clang").  Returns NULL when out
+   of memory.  */
+nf_report *nf_report_new (const char *tool, const char *source);
+
+/* Free REPORT and everything it holds; NULL is allowed.  */
+void nf_report_free (nf_report *report);
+
+/* Append the region DESC to REPORT.  Returns the region's id (1, 2, ... in
+   order of addition), or 0 when out of memory.  */
+int nf_report_add_region (nf_report *report, const nf_region_desc *desc);
+
+/* Append a rejected candidate of KIND in FUNCTION at LOC, with the human
+   REASON.  Returns 0, or -1 when out of memory.  */
+int nf_report_add_missed (nf_report *report, const char *kind,
+			  const char *function, nf_location loc,
+			  const char *reason);
+
+/* Number of regions and of missed candidates recorded so far.  */
+size_t nf_report_n_regions (const nf_report *report);
+size_t nf_report_n_missed (const nf_report *report);
+
+/* Write REPORT as JSON to PATH, atomically: to a temporary file beside it,
+   then renamed over PATH, so parallel builds never see a partial report.
+   Returns 0, or an errno value (and PATH is left as it was).  */
+int nf_report_write (const nf_report *report, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NF_REPORT_H */
