@@ -1,0 +1,66 @@
+/* gcc-common.h: the one place that knows GCC's plugin headers.
+
+   Every plugin source includes this (after the lower/ headers, which must
+   come first because GCC's system.h poisons malloc, strdup and friends)
+   and nothing else of GCC.  Differences between GCC versions are absorbed
+   here, as #if blocks on BUILDING_GCC_VERSION, so the pass sources have
+   none.  The idea is the Linux kernel's scripts/gcc-plugins/gcc-common.h;
+   the header list and the shims are our own.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_GCC_COMMON_H
+#define NF_GCC_COMMON_H
+
+#include "bversion.h"
+#include "gcc-plugin.h"
+#include "config.h"
+#include "system.h"
+#include "coretypes.h"
+#include "backend.h"
+#include "tree.h"
+#include "gimple.h"
+#include "tree-pass.h"
+#include "ssa.h"
+#include "gimple-iterator.h"
+#include "gimple-pretty-print.h"
+#include "tree-pretty-print.h"
+#include "diagnostic-core.h"
+#include "dumpfile.h"
+#include "fold-const.h"
+#include "stringpool.h"
+#include "builtins.h"
+#include "context.h"
+#include "tree-cfg.h"
+#include "tree-eh.h"
+#include "langhooks.h"
+#include "real.h"
+#include "intl.h"
+
+#if BUILDING_GCC_VERSION < 12000
+#error "neuronfuse needs GCC 12 or newer"
+#endif
+
+/* GCC 14 renamed last_stmt; keep the old spelling for our sources.  */
+#if BUILDING_GCC_VERSION >= 14000
+#define last_stmt(x) last_nondebug_stmt (x)
+#endif
+
+/* Exported entry points of the plugin.  */
+#define NF_VISIBLE __attribute__ ((visibility ("default")))
+
+/* STMT as a call, or NULL: the one checked downcast the passes need.  */
+static inline gcall *
+nf_as_call (gimple *stmt)
+{
+  return dyn_cast<gcall *> (stmt);
+}
+
+/* The name of the main input file, for the report.  */
+static inline const char *
+nf_main_input_filename (void)
+{
+  return main_input_filename ? main_input_filename : "<stdin>";
+}
+
+#endif /* NF_GCC_COMMON_H */

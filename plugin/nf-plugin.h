@@ -1,0 +1,56 @@
+/* nf-plugin.h: what the plugin's sources share: the parsed arguments, the
+   unit's report, and the helpers that turn GIMPLE facts into report
+   entries and remarks.  Include after the lower/ headers and before
+   nothing else of GCC than gcc-common.h.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_PLUGIN_H
+#define NF_PLUGIN_H
+
+#include "kinds.h"
+#include "report.h"
+#include "gcc-common.h"
+
+enum nf_mode
+{
+  NF_MODE_REWRITE,		/* Find, rewrite, report (default).  */
+  NF_MODE_REPORT		/* Find and report only; change nothing.  */
+};
+
+/* The plugin's arguments (-fplugin-arg-neuronfuse-KEY[=VALUE]).  */
+struct nf_options
+{
+  bool disable;			/* disable: register nothing.  */
+  bool verbose;			/* verbose: an inform () per decision.  */
+  unsigned kinds;		/* kinds=LIST: mask of enum nf_kind.  */
+  enum nf_mode mode;		/* mode=rewrite|report.  */
+  const char *report_path;	/* report=FILE, or NULL.  */
+};
+
+extern struct nf_options nf_opts;
+
+/* The report of this translation unit (NULL when out of memory).  */
+extern nf_report *nf_unit_report;
+
+/* Record a transformed region DESC whose location is taken from STMT
+   (DESC's kind, callee and remark text are the caller's) and emit the
+   `optimized:` remark MSG (or a `note:` in mode=report).  */
+void nf_record_region (gimple *stmt, nf_region_desc *desc, const char *msg);
+
+/* Record a rejected candidate of KIND at STMT with REASON, and emit the
+   `missed:` remark "KIND: not rewritten: REASON".  */
+void nf_record_missed (gimple *stmt, enum nf_kind kind, const char *reason);
+
+/* A readable name for the value T (a variable's name, "_N" for a
+   temporary, the constant's text) in BUF of SIZE bytes; returns BUF.  */
+const char *nf_value_name (tree t, char *buf, size_t size);
+
+/* The report's dtype name of the floating type TYPE ("f32", "f64",
+   "f80", "f128") or "?".  */
+const char *nf_dtype_name (tree type);
+
+opt_pass *make_nf_scalar_pass (void);
+opt_pass *make_nf_scalar_early_pass (void);
+
+#endif /* NF_PLUGIN_H */

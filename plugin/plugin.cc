@@ -1,0 +1,216 @@
+/* neuronfuse.so: a GCC plugin that finds numerical idioms and fuses them.
+
+   Usage: gcc -fplugin=neuronfuse.so [-fplugin-arg-neuronfuse-KEY[=VALUE]]...
+
+   Arguments (DESIGN.md section 3):
+     report=FILE        write the unit's JSON report to FILE
+     kinds=LIST         comma list of kinds to enable (RMSNorm, MulRedSqrt,
+                        Expm1, Log1p, or all); default all
+     mode=rewrite       find, rewrite and report (default)
+     mode=report        find and report only: the code is left unchanged
+     disable            load but do nothing
+     verbose            a note for every decision, without -fopt-info
+     help               print this list
+
+   Passes:
+     nf-scalar-early  after "ssa", before inlining, and
+     nf-scalar        after "sincos": exp (x) - 1 -> expm1 (x),
+                      log (1 + x) -> log1p (x) (scalar.cc).  Outside the
+                      loop pipeline, which functions without loops skip.
+
+   plugin_init has the shape of the Linux kernel's plugins: version check,
+   arguments with GCC's own error spellings (and return 1 on a bad one),
+   plugin info with help, callbacks, pass registration.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include "kinds.h"
+#include "report.h"
+#include "nf-plugin.h"
+#include "plugin-version.h" /* gcc_version: only here, it is static.  */
+
+NF_VISIBLE int plugin_is_GPL_compatible;
+
+struct nf_options nf_opts = { false, false, NF_KIND_ALL, NF_MODE_REWRITE,
+			      NULL };
+nf_report *nf_unit_report;
+
+static const char nf_help[]
+  = "neuronfuse: fuse RMSNorm, sqrt(sum x^2), exp(x)-1 and log(1+x) idioms\n"
+    "  -fplugin-arg-neuronfuse-report=FILE   write a JSON report to FILE\n"
+    "  -fplugin-arg-neuronfuse-kinds=LIST    kinds to enable: RMSNorm,"
+    "MulRedSqrt,Expm1,Log1p or all\n"
+    "  -fplugin-arg-neuronfuse-mode=rewrite|report\n"
+    "                                        report: find and report, "
+    "change nothing\n"
+    "  -fplugin-arg-neuronfuse-disable       do nothing\n"
+    "  -fplugin-arg-neuronfuse-verbose       a note for every decision\n"
+    "  -fplugin-arg-neuronfuse-help          print this help\n"
+    "  Remarks: -fopt-info (optimized), -fopt-info-missed (missed).\n";
+
+static struct plugin_info nf_plugin_info = { "0.1.0", nf_help };
+
+/* Pass placement.  After "sincos" (instance 1): the last scalar cleanup
+   before the loop group, so the exp/log calls and their operands are in
+   their final SSA form (ccp/forwprop/reassoc have run, cdce has already
+   decided about errno wrappers), and it runs for every function, with or
+   without loops.  */
+static struct register_pass_info nf_scalar_pass_info
+  = { NULL, "sincos", 1, PASS_POS_INSERT_AFTER };
+
+/* And an early instance right after SSA construction, before inlining:
+   see nf_scalar_early_gate in scalar.cc for why.  */
+static struct register_pass_info nf_scalar_early_pass_info
+  = { NULL, "ssa", 1, PASS_POS_INSERT_AFTER };
+
+/* PLUGIN_START_UNIT: a new, empty report (the main input file's name is
+   known only from here on).  */
+static void
+nf_start_unit (void *, void *)
+{
+  nf_report_free (nf_unit_report);
+  nf_unit_report
+    = nf_report_new ("neuronfuse-gcc-plugin", nf_main_input_filename ());
+}
+
+/* PLUGIN_FINISH: write the unit's report.  An unwritable path is an
+   error of the compilation, like an unwritable -o.  */
+static void
+nf_finish (void *, void *)
+{
+  if (nf_opts.report_path && nf_unit_report)
+    {
+      int err = nf_report_write (nf_unit_report, nf_opts.report_path);
+      if (err)
+	error ("cannot write neuronfuse report %qs: %s",
+	       nf_opts.report_path, xstrerror (err));
+    }
+  nf_report_free (nf_unit_report);
+  nf_unit_report = NULL;
+}
+
+/* Whether argument ARG, a flag, wrongly came with a value; reports the
+   error as GCC does for its own options.  */
+static bool
+nf_flag_has_value (const char *name, const struct plugin_argument *arg)
+{
+  if (!arg->value)
+    return false;
+  error (G_ ("invalid option argument %<-fplugin-arg-%s-%s=%s%>"), name,
+	 arg->key, arg->value);
+  return true;
+}
+
+/* Whether argument ARG needs a value and has none.  */
+static bool
+nf_value_missing (const char *name, const struct plugin_argument *arg)
+{
+  if (arg->value && *arg->value)
+    return false;
+  error (G_ ("no value supplied for option %<-fplugin-arg-%s-%s%>"), name,
+	 arg->key);
+  return true;
+}
+
+/* Parse the plugin's arguments into nf_opts.  Returns false after
+   reporting the first bad one.  */
+static bool
+nf_parse_args (const char *name, int argc, struct plugin_argument *argv)
+{
+  for (int i = 0; i < argc; i++)
+    {
+      const struct plugin_argument *arg = &argv[i];
+      const char *key = arg->key;
+
+      if (strcmp (key, "disable") == 0 || strcmp (key, "verbose") == 0
+	  || strcmp (key, "help") == 0)
+	{
+	  if (nf_flag_has_value (name, arg))
+	    return false;
+	  if (key[0] == 'd')
+	    nf_opts.disable = true;
+	  else if (key[0] == 'v')
+	    nf_opts.verbose = true;
+	  else
+	    fputs (nf_help, stderr);
+	}
+      else if (strcmp (key, "report") == 0)
+	{
+	  if (nf_value_missing (name, arg))
+	    return false;
+	  nf_opts.report_path = arg->value;
+	}
+      else if (strcmp (key, "kinds") == 0)
+	{
+	  if (nf_value_missing (name, arg))
+	    return false;
+	  if (nf_kinds_parse (arg->value, &nf_opts.kinds) != 0)
+	    {
+	      error (G_ ("invalid option argument %<-fplugin-arg-%s-%s=%s%>"),
+		     name, key, arg->value);
+	      inform (UNKNOWN_LOCATION, "valid kinds are %<RMSNorm%>, "
+		      "%<MulRedSqrt%>, %<Expm1%>, %<Log1p%> and %<all%>");
+	      return false;
+	    }
+	}
+      else if (strcmp (key, "mode") == 0)
+	{
+	  if (nf_value_missing (name, arg))
+	    return false;
+	  if (strcmp (arg->value, "rewrite") == 0)
+	    nf_opts.mode = NF_MODE_REWRITE;
+	  else if (strcmp (arg->value, "report") == 0)
+	    nf_opts.mode = NF_MODE_REPORT;
+	  else
+	    {
+	      error (G_ ("invalid option argument %<-fplugin-arg-%s-%s=%s%>"),
+		     name, key, arg->value);
+	      inform (UNKNOWN_LOCATION,
+		      "valid modes are %<rewrite%> and %<report%>");
+	      return false;
+	    }
+	}
+      else
+	{
+	  error (G_ ("unknown option %<-fplugin-arg-%s-%s%>"), name, key);
+	  return false;
+	}
+    }
+  return true;
+}
+
+NF_VISIBLE int
+plugin_init (struct plugin_name_args *plugin_info,
+	     struct plugin_gcc_version *version)
+{
+  const char *name = plugin_info->base_name;
+
+  if (!plugin_default_version_check (version, &gcc_version))
+    {
+      error (G_ ("incompatible gcc/plugin versions: neuronfuse was built "
+		 "for GCC %s"),
+	     gcc_version.basever);
+      return 1;
+    }
+  if (!nf_parse_args (name, plugin_info->argc, plugin_info->argv))
+    return 1;
+
+  register_callback (name, PLUGIN_INFO, NULL, &nf_plugin_info);
+  if (nf_opts.disable)
+    {
+      if (nf_opts.verbose)
+	inform (UNKNOWN_LOCATION, "neuronfuse: disabled");
+      return 0;
+    }
+
+  register_callback (name, PLUGIN_START_UNIT, nf_start_unit, NULL);
+  register_callback (name, PLUGIN_FINISH, nf_finish, NULL);
+
+  nf_scalar_early_pass_info.pass = make_nf_scalar_early_pass ();
+  register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+		     &nf_scalar_early_pass_info);
+  nf_scalar_pass_info.pass = make_nf_scalar_pass ();
+  register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+		     &nf_scalar_pass_info);
+  return 0;
+}

@@ -1,0 +1,465 @@
+/* nf-scalar: exp (x) - 1 -> expm1 (x) and log (1 + x) -> log1p (x).
+
+   Purpose.  exp (x) - 1 loses every digit for |x| below the type's
+   epsilon (exp (1e-10) - 1 is 1.000000082740371e-10 in double), and
+   log (1 + x) likewise; expm1 and log1p were made for exactly this, and
+   neither GCC 12 nor LLVM rewrites to them (notes/gcc-internals.md s. 5).
+   Loading the plugin is the opt-in to more accurate, not bit-identical,
+   results (DESIGN.md s. 4); every rewrite is reported.
+
+   Before and after, as GIMPLE (double shown; float and long double use
+   expf/expm1f, logf/log1pf, expl/expm1l, logl/log1pl):
+
+     e_2 = exp (x_1(D));                 e_2 = expm1 (x_1(D));
+     r_3 = e_2 - 1.0e+0;          ==>    r_3 = e_2 + 0.0;
+
+     t_2 = x_1(D) + 1.0e+0;              t_2 = x_1(D) + 1.0e+0;  (dead)
+     r_3 = log (t_2);             ==>    u_4 = log1p (x_1(D));
+                                         r_3 = u_4 + 0.0;
+
+   The trailing "+ 0.0" keeps the sign of a zero result as the original
+   had it (exp (-0.0) - 1 is +0.0, expm1 (-0.0) is -0.0); it is not emitted
+   when signed zeros need not be honoured (-ffast-math), and GCC drops it.
+
+   Steps (for every statement of the function):
+   1. Expm1: an assignment E - 1, E + -1 or 1 - E (the last becomes
+      0.0 - expm1 (x)), where E is the result of exp/expf/expl, possibly
+      widened exactly by one float conversion ((double) expf (x) - 1.0).
+      The C front end has already turned an integer 1 into 1.0, and
+      fold canonicalises -1 + E into E - 1.
+   2. Log1p: a call to log/logf/logl whose argument is X + 1 (or 1 + X,
+      X - -1), possibly through one widening conversion
+      (log ((double) (1.0f + xf)) becomes log1p ((double) xf)).
+   3. Guards, each a `missed` reason: the exp result (or the 1 + x) has no
+      other use, otherwise both values would be needed; the constant is
+      exactly 1; the call cannot throw.
+   4. Rewrite in place: the exp call becomes the expm1 call (its virtual
+      operands, i.e. errno, stay as they were) and the subtraction a copy;
+      the log call becomes a log1p call on X.  Debug binds of the old exp
+      value are reset.  The dead 1 + x is left to DCE.
+
+   Limitations:
+   - exp/log only as calls to the built-ins: with -fno-builtin, through a
+     function pointer, or as internal functions (.EXP under x87 fast-math)
+     they are not recognised.
+   - exp (x) - y for a variable y equal to 1 at run time is not rewritten.
+   - Only the scalar form; loops over arrays go to the runtime's array
+     kernels in the loop pass (issue 4).
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include "kinds.h"
+#include "report.h"
+#include "nf-plugin.h"
+#include "gcc-pass.h"
+
+/* Whether missed candidates are recorded: only by the late instance, so
+   that a near miss is reported once, after GCC's scalar cleanups had
+   their chance to expose the idiom.  */
+static bool nf_scalar_report_missed;
+
+/* Record a missed candidate (see nf_record_missed) from the late
+   instance only.  */
+static void
+nf_scalar_missed (gimple *stmt, enum nf_kind kind, const char *reason)
+{
+  if (nf_scalar_report_missed)
+    nf_record_missed (stmt, kind, reason);
+}
+
+/* A library function and its accurate replacement.  */
+struct nf_mathfn
+{
+  enum built_in_function from, to;
+  const char *from_name, *to_name;
+};
+
+static const struct nf_mathfn nf_exp_fns[] = {
+  { BUILT_IN_EXPF, BUILT_IN_EXPM1F, "expf", "expm1f" },
+  { BUILT_IN_EXP, BUILT_IN_EXPM1, "exp", "expm1" },
+  { BUILT_IN_EXPL, BUILT_IN_EXPM1L, "expl", "expm1l" },
+};
+
+static const struct nf_mathfn nf_log_fns[] = {
+  { BUILT_IN_LOGF, BUILT_IN_LOG1PF, "logf", "log1pf" },
+  { BUILT_IN_LOG, BUILT_IN_LOG1P, "log", "log1p" },
+  { BUILT_IN_LOGL, BUILT_IN_LOG1PL, "logl", "log1pl" },
+};
+
+/* If STMT is a one-argument call with a result to one of the three
+   functions of FNS, return the call and set *FN; else NULL.  */
+static gcall *
+nf_match_call (gimple *stmt, const struct nf_mathfn *fns,
+	       const struct nf_mathfn **fn)
+{
+  gcall *call = nf_as_call (stmt);
+
+  if (!call || !gimple_call_lhs (call) || gimple_call_num_args (call) != 1)
+    return NULL;
+  for (int i = 0; i < 3; i++)
+    if (gimple_call_builtin_p (call, fns[i].from))
+      {
+	*fn = &fns[i];
+	return call;
+      }
+  return NULL;
+}
+
+/* If T is an SSA name defined by a conversion from a narrower float type
+   (exact, so transparent to the rewrite), return the converted operand;
+   otherwise NULL.  */
+static tree
+nf_widened_from (tree t)
+{
+  if (TREE_CODE (t) != SSA_NAME)
+    return NULL_TREE;
+  gimple *def = SSA_NAME_DEF_STMT (t);
+  if (!is_gimple_assign (def)
+      || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def)))
+    return NULL_TREE;
+  tree op = gimple_assign_rhs1 (def);
+  if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (t))
+      || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (op))
+      || TYPE_PRECISION (TREE_TYPE (op)) >= TYPE_PRECISION (TREE_TYPE (t)))
+    return NULL_TREE;
+  return op;
+}
+
+/* Whether the built-in TO can be called and CALL cannot throw; otherwise
+   record why not (for KIND, at STMT).  */
+static bool
+nf_can_replace (function *fun, gimple *stmt, gcall *call,
+		const struct nf_mathfn *fn, enum nf_kind kind)
+{
+  if (!builtin_decl_explicit (fn->to))
+    {
+      nf_scalar_missed (stmt, kind, "the replacement function is not "
+				    "available in this language mode");
+      return false;
+    }
+  if (stmt_can_throw_internal (fun, call))
+    {
+      nf_scalar_missed (stmt, kind, "the call may throw an exception");
+      return false;
+    }
+  return true;
+}
+
+/* Make CALL call the built-in TO instead of its current function.  */
+static void
+nf_retarget_call (gcall *call, enum built_in_function to)
+{
+  tree decl = builtin_decl_explicit (to);
+  gimple_call_set_fndecl (call, decl);
+  gimple_call_set_fntype (call, TREE_TYPE (decl));
+}
+
+/* Reset the debug binds that use NAME, whose value is about to change.  */
+static void
+nf_reset_debug_uses (tree name)
+{
+  imm_use_iterator it;
+  gimple *use;
+
+  FOR_EACH_IMM_USE_STMT (use, it, name)
+    if (is_gimple_debug (use) && gimple_debug_bind_p (use))
+      {
+	gimple_debug_bind_reset_value (use);
+	update_stmt (use);
+      }
+}
+
+/* Fill the report entry common to both kinds.  */
+static void
+nf_scalar_desc (nf_region_desc *d, enum nf_kind kind,
+		const struct nf_mathfn *fn, tree type, const char **ins,
+		const char **outs, const char **notes)
+{
+  memset (d, 0, sizeof *d);
+  d->kind = nf_kind_name (kind);
+  d->callee = fn->to_name;
+  d->dtype = nf_dtype_name (type);
+  d->accum_dtype = d->dtype;
+  d->live_ins = ins;
+  d->n_live_ins = 1;
+  d->live_outs = outs;
+  d->n_live_outs = 1;
+  d->flops = 2;			/* One transcendental and one add.  */
+  d->bytes = 0;			/* Registers only.  */
+  d->notes = notes;
+  d->n_notes = 1;
+}
+
+/* Step 1: if the assignment at GSI is an Expm1 candidate, rewrite it or
+   record why not.  Returns true if it rewrote (or reported) a region.  */
+static bool
+nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
+{
+  gimple *stmt = gsi_stmt (*gsi);
+  enum tree_code code = gimple_assign_rhs_code (stmt);
+  tree lhs = gimple_assign_lhs (stmt);
+  tree op1 = gimple_assign_rhs1 (stmt), op2 = gimple_assign_rhs2 (stmt);
+  tree e = NULL_TREE, c = NULL_TREE; /* The exp value, the other operand.  */
+  bool one_minus = false;	/* 1 - E rather than E - 1.  */
+
+  if ((code != MINUS_EXPR && code != PLUS_EXPR)
+      || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (lhs)))
+    return false;
+
+  /* Find which operand is (possibly widened) exp.  */
+  const struct nf_mathfn *fn = NULL;
+  gcall *call = NULL;
+  tree wide = NULL_TREE;	/* The widened exp value, if any.  */
+  for (int i = 0; i < 2 && !call; i++)
+    {
+      e = i == 0 ? op1 : op2;
+      c = i == 0 ? op2 : op1;
+      if (TREE_CODE (e) != SSA_NAME)
+	continue;
+      tree inner = nf_widened_from (e);
+      tree v = inner ? inner : e;
+      if (TREE_CODE (v) == SSA_NAME
+	  && (call = nf_match_call (SSA_NAME_DEF_STMT (v), nf_exp_fns, &fn)))
+	{
+	  wide = inner ? e : NULL_TREE;
+	  one_minus = code == MINUS_EXPR && i == 1;
+	}
+    }
+  if (!call)
+    return false;
+
+  /* The other operand must be the constant that makes it the idiom:
+     E - 1, E + -1, 1 - E.  Name the near misses.  */
+  bool ok = (code == MINUS_EXPR && real_onep (c))
+	    || (code == PLUS_EXPR && real_minus_onep (c));
+  if (!ok)
+    {
+      const char *why;
+      bool is_const = TREE_CODE (c) == REAL_CST;
+      if (!is_const && (code == PLUS_EXPR || one_minus))
+	return false;		/* exp (x) + y, y - exp (x): not candidates.  */
+      if (code == PLUS_EXPR)
+	why = "the constant added to exp is not -1";
+      else if (one_minus)
+	why = "exp is subtracted from a constant other than 1";
+      else if (is_const)
+	why = "the constant subtracted from exp is not 1";
+      else
+	why = "the value subtracted from exp is not the constant 1";
+      nf_scalar_missed (stmt, NF_KIND_EXPM1, why);
+      return false;
+    }
+  tree ev = gimple_call_lhs (call);
+  if (!has_single_use (ev) || (wide && !has_single_use (wide)))
+    {
+      nf_scalar_missed (stmt, NF_KIND_EXPM1,
+			"the result of exp is also used elsewhere");
+      return false;
+    }
+  if (!nf_can_replace (fun, stmt, call, fn, NF_KIND_EXPM1))
+    return false;
+
+  char in[64], out[64], msg[128];
+  const char *ins[] = { nf_value_name (gimple_call_arg (call, 0), in,
+				       sizeof in) };
+  const char *outs[] = { nf_value_name (lhs, out, sizeof out) };
+  const char *notes[] = { "more accurate, not bit-identical: expm1 is "
+			  "within 1 ulp where exp (x) - 1 loses all digits "
+			  "for |x| near 0" };
+  nf_region_desc d;
+  nf_scalar_desc (&d, NF_KIND_EXPM1, fn, TREE_TYPE (ev), ins, outs, notes);
+  snprintf (msg, sizeof msg, "Expm1: replaced %s%s (x)%s by %s%s (x)",
+	    one_minus ? "1 - " : "", fn->from_name, one_minus ? "" : " - 1",
+	    one_minus ? "-" : "", fn->to_name);
+  nf_record_region (stmt, &d, msg);
+  if (nf_opts.mode == NF_MODE_REPORT)
+    return true;
+
+  /* Step 4.  */
+  nf_reset_debug_uses (ev);
+  if (wide)
+    nf_reset_debug_uses (wide);
+  nf_retarget_call (call, fn->to);
+  update_stmt (call);
+  tree v = wide ? wide : ev;
+  tree type = TREE_TYPE (lhs);
+  if (HONOR_SIGNED_ZEROS (type))
+    {
+      tree zero = build_real (type, dconst0);
+      if (one_minus)
+	gimple_assign_set_rhs_with_ops (gsi, MINUS_EXPR, zero, v);
+      else
+	gimple_assign_set_rhs_with_ops (gsi, PLUS_EXPR, v, zero);
+    }
+  else if (one_minus)
+    gimple_assign_set_rhs_with_ops (gsi, NEGATE_EXPR, v);
+  else
+    gimple_assign_set_rhs_from_tree (gsi, v);
+  update_stmt (gsi_stmt (*gsi));
+  return true;
+}
+
+/* If T is an SSA name defined as X + 1, 1 + X or X - -1, return X and set
+   *DEF to the definition; otherwise NULL.  Sets *NEAR when T is X + C with
+   another constant C (a near miss worth a reason).  */
+static tree
+nf_one_plus (tree t, gimple **def, bool *near)
+{
+  *near = false;
+  if (TREE_CODE (t) != SSA_NAME)
+    return NULL_TREE;
+  gimple *g = SSA_NAME_DEF_STMT (t);
+  if (!is_gimple_assign (g))
+    return NULL_TREE;
+  enum tree_code code = gimple_assign_rhs_code (g);
+  tree a = gimple_assign_rhs1 (g), b = gimple_assign_rhs2 (g);
+  *def = g;
+  if (code == PLUS_EXPR)
+    {
+      if (real_onep (b))
+	return a;
+      if (real_onep (a))
+	return b;
+      *near = TREE_CODE (a) == REAL_CST || TREE_CODE (b) == REAL_CST;
+    }
+  else if (code == MINUS_EXPR)
+    {
+      if (real_minus_onep (b))
+	return a;
+      *near = TREE_CODE (b) == REAL_CST;
+    }
+  return NULL_TREE;
+}
+
+/* Step 2: if the statement at GSI is a Log1p candidate, rewrite it or
+   record why not.  Returns true if it rewrote (or reported) a region.  */
+static bool
+nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
+{
+  const struct nf_mathfn *fn;
+  gcall *call = nf_match_call (gsi_stmt (*gsi), nf_log_fns, &fn);
+  if (!call)
+    return false;
+
+  tree arg = gimple_call_arg (call, 0);
+  tree narrow = nf_widened_from (arg); /* log ((double) (1.0f + xf)).  */
+  tree sum = narrow ? narrow : arg;
+  gimple *sum_def = NULL;
+  bool near;
+  tree x = nf_one_plus (sum, &sum_def, &near);
+  if (!x)
+    {
+      if (near)
+	nf_scalar_missed (call, NF_KIND_LOG1P,
+			  "the constant added to the argument of log is "
+			  "not 1");
+      return false;
+    }
+  if (!has_single_use (sum) || (narrow && !has_single_use (arg)))
+    {
+      nf_scalar_missed (call, NF_KIND_LOG1P,
+			"the argument 1 + x of log is also used elsewhere");
+      return false;
+    }
+  if (!nf_can_replace (fun, call, call, fn, NF_KIND_LOG1P))
+    return false;
+
+  tree lhs = gimple_call_lhs (call);
+  char in[64], out[64], msg[128];
+  const char *ins[] = { nf_value_name (x, in, sizeof in) };
+  const char *outs[] = { nf_value_name (lhs, out, sizeof out) };
+  const char *notes[] = { "more accurate, not bit-identical: log1p is "
+			  "within 1 ulp where log (1 + x) loses all digits "
+			  "for |x| near 0" };
+  nf_region_desc d;
+  nf_scalar_desc (&d, NF_KIND_LOG1P, fn, TREE_TYPE (lhs), ins, outs, notes);
+  snprintf (msg, sizeof msg, "Log1p: replaced %s (1 + x) by %s (x)",
+	    fn->from_name, fn->to_name);
+  nf_record_region (call, &d, msg);
+  if (nf_opts.mode == NF_MODE_REPORT)
+    return true;
+
+  /* Step 4.  With a widening conversion, convert X instead of 1 + X.  */
+  if (narrow)
+    {
+      gimple *conv = SSA_NAME_DEF_STMT (arg);
+      gimple_assign_set_rhs1 (conv, x);
+      update_stmt (conv);
+      x = arg;
+    }
+  nf_retarget_call (call, fn->to);
+  gimple_call_set_arg (call, 0, x);
+  tree type = TREE_TYPE (lhs);
+  if (HONOR_SIGNED_ZEROS (type))
+    {
+      tree tmp = make_ssa_name (type);
+      gimple_call_set_lhs (call, tmp);
+      gassign *fix
+	= gimple_build_assign (lhs, PLUS_EXPR, tmp, build_real (type, dconst0));
+      gimple_set_location (fix, gimple_location (call));
+      gsi_insert_after (gsi, fix, GSI_SAME_STMT);
+    }
+  update_stmt (call);
+  return true;
+}
+
+/* Run steps 1-4 over FUN.  */
+static unsigned int
+nf_scalar_run (function *fun)
+{
+  basic_block bb;
+  bool changed = false;
+
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *stmt = gsi_stmt (gsi);
+	if ((nf_opts.kinds & NF_KIND_EXPM1) && is_gimple_assign (stmt))
+	  changed |= nf_try_expm1 (fun, &gsi);
+	else if ((nf_opts.kinds & NF_KIND_LOG1P) && is_gimple_call (stmt))
+	  changed |= nf_try_log1p (fun, &gsi);
+      }
+  /* Calls were retargeted: the call graph edges follow the callee.  */
+  return changed && nf_opts.mode == NF_MODE_REWRITE
+	   ? TODO_update_ssa | TODO_rebuild_cgraph_edges
+	   : 0;
+}
+
+static bool
+nf_scalar_gate (function *)
+{
+  return (nf_opts.kinds & (NF_KIND_EXPM1 | NF_KIND_LOG1P)) != 0;
+}
+
+static unsigned int
+nf_scalar_execute (function *fun)
+{
+  nf_scalar_report_missed = true;
+  return nf_scalar_run (fun);
+}
+
+/* The early instance runs before inlining and IPA constant propagation:
+   once f (x) = exp (x) - 1 is inlined into a caller with a constant
+   argument, ccp folds exp (1e-10) - 1 to the inaccurate constant before
+   the late instance could see it.  Rewritten first, GCC folds expm1
+   (1e-10) instead, exactly (MPFR).  Same gate as the late pass's
+   pipeline: not at -O0 or -Og.  Not in mode=report, which changes
+   nothing and so leaves every candidate to the late instance: each is
+   reported once.  */
+static bool
+nf_scalar_early_gate (function *fun)
+{
+  return optimize && !optimize_debug && nf_opts.mode == NF_MODE_REWRITE
+	 && nf_scalar_gate (fun);
+}
+
+static unsigned int
+nf_scalar_early_execute (function *fun)
+{
+  nf_scalar_report_missed = false;
+  return nf_scalar_run (fun);
+}
+
+NF_GIMPLE_PASS (nf_scalar, "nf-scalar", 0)
+NF_GIMPLE_PASS (nf_scalar_early, "nf-scalar-early", 0)
