@@ -1,0 +1,46 @@
+/* Area: nf-scalar, Expm1 near misses.
+   Purpose: exp (x) - 2, exp (x) + 0.5 and 2 - exp (x) are not exp (x) - 1:
+   untouched, each reported with its reason.  */
+/* { dg-do run } */
+#include "nf-test.h"
+
+__attribute__ ((noipa)) double
+f (double x)
+{
+  return exp (x) - 2; /* { dg-missed "Expm1: not rewritten: the constant subtracted from exp is not 1" } */
+}
+
+__attribute__ ((noipa)) double
+g (double x)
+{
+  return exp (x) + 0.5; /* { dg-missed "Expm1: not rewritten: the constant added to exp is not -1" } */
+}
+
+__attribute__ ((noipa)) double
+h (double x)
+{
+  return 2.0 - exp (x); /* { dg-missed "Expm1: not rewritten: exp is subtracted from a constant other than 1" } */
+}
+
+double (*volatile exp_fp) (double) = exp;
+
+int
+main (void)
+{
+  static const double xs[] = { 1e-10, 0.5, -3.0, 0.0, -0.0 };
+  for (size_t i = 0; i < NF_N (xs); i++)
+    {
+      double x = xs[i];
+      double a = f (x), b = g (x), c = h (x);
+      double ea = exp_fp (x) - 2, eb = exp_fp (x) + 0.5, ec = 2.0 - exp_fp (x);
+      /* Untouched, so bit-identical with and without the plugin.  */
+      CHECK (memcmp (&a, &ea, sizeof a) == 0 || !NF_EXACT_ORIG);
+      CHECK (memcmp (&b, &eb, sizeof b) == 0 || !NF_EXACT_ORIG);
+      CHECK (memcmp (&c, &ec, sizeof c) == 0 || !NF_EXACT_ORIG);
+    }
+  NF_DONE ();
+}
+
+/* { dg-final { nf-report-regions Expm1 0 } } */
+/* { dg-final { nf-report-missed-count 3 } } */
+/* { dg-final { nf-report-missed Expm1 "constant subtracted from exp is not 1" } } */

@@ -1,0 +1,104 @@
+/* nf-report-lines REPORT.json: check a neuronfuse report's structure and
+   print one line per entry, for the testsuite to match:
+
+     region ID KIND FUNCTION FILE:LINE:COLUMN ACTION CALLEE DTYPE
+     missed KIND FUNCTION FILE:LINE:COLUMN REASON
+
+   Exits 1 with a message naming the file and position on malformed JSON,
+   2 when a required field is missing or of the wrong type.  */
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *path;
+
+static int
+bad (const char *what)
+{
+  fprintf (stderr, "%s: %s\n", path, what);
+  return 2;
+}
+
+static const char *
+str (json_t *obj, const char *key)
+{
+  const char *s = json_string_value (json_object_get (obj, key));
+  return s ? s : "-";
+}
+
+static int
+print_location (json_t *obj)
+{
+  json_t *loc = json_object_get (obj, "location");
+  if (!json_is_object (loc) || !json_is_string (json_object_get (loc, "file"))
+      || !json_is_integer (json_object_get (loc, "line"))
+      || !json_is_integer (json_object_get (loc, "column")))
+    return -1;
+  const char *file = str (loc, "file");
+  const char *base = strrchr (file, '/');
+  printf (" %s:%lld:%lld", base ? base + 1 : file,
+	  (long long) json_integer_value (json_object_get (loc, "line")),
+	  (long long) json_integer_value (json_object_get (loc, "column")));
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  json_error_t err;
+  size_t i;
+  json_t *e;
+
+  if (argc != 2)
+    {
+      fprintf (stderr, "usage: nf-report-lines REPORT.json\n");
+      return 2;
+    }
+  path = argv[1];
+  json_t *root = json_load_file (path, 0, &err);
+  if (!root)
+    {
+      fprintf (stderr, "%s:%d:%d: %s\n", path, err.line, err.column,
+	       err.text);
+      return 1;
+    }
+  if (!json_is_integer (json_object_get (root, "version"))
+      || !json_is_string (json_object_get (root, "tool"))
+      || !json_is_string (json_object_get (root, "source")))
+    return bad ("missing version, tool or source");
+  json_t *regions = json_object_get (root, "regions");
+  json_t *missed = json_object_get (root, "missed");
+  if (!json_is_array (regions) || !json_is_array (missed))
+    return bad ("regions and missed must be arrays");
+
+  static const char *const arrays[]
+    = { "live_ins", "live_outs", "reduce_dims", "notes" };
+  json_array_foreach (regions, i, e)
+    {
+      if (!json_is_integer (json_object_get (e, "id")))
+	return bad ("region without an integer id");
+      for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+	if (!json_is_array (json_object_get (e, arrays[k])))
+	  return bad ("region without one of its arrays");
+      if (!json_is_number (json_object_get (e, "flops"))
+	  || !json_is_number (json_object_get (e, "bytes")))
+	return bad ("region without flops or bytes");
+      printf ("region %lld %s %s",
+	      (long long) json_integer_value (json_object_get (e, "id")),
+	      str (e, "kind"), str (e, "function"));
+      if (print_location (e) != 0)
+	return bad ("region with a malformed location");
+      printf (" %s %s %s\n", str (e, "action"), str (e, "callee"),
+	      str (e, "dtype"));
+    }
+  json_array_foreach (missed, i, e)
+    {
+      printf ("missed %s %s", str (e, "kind"), str (e, "function"));
+      if (print_location (e) != 0)
+	return bad ("missed entry with a malformed location");
+      printf (" %s\n", str (e, "reason"));
+    }
+  json_decref (root);
+  return 0;
+}
