@@ -265,9 +265,14 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
   const char *outs[] = { nf_value_name (lhs, out, sizeof out) };
   const char *notes[] = { "more accurate, not bit-identical: expm1 is "
 			  "within 1 ulp where exp (x) - 1 loses all digits "
-			  "for |x| near 0" };
+			  "for |x| near 0",
+			  "errno: where exp (x) underflowed (x < about -745 in "
+			  "double, -104 in float) and set ERANGE, expm1 (x) "
+			  "returns -1 and leaves errno alone" };
   nf_region_desc d;
   nf_scalar_desc (&d, NF_KIND_EXPM1, fn, TREE_TYPE (ev), ins, outs, notes);
+  if (flag_errno_math)
+    d.n_notes = 2;		/* The errno note matters only then.  */
   snprintf (msg, sizeof msg, "Expm1: replaced %s%s (x)%s by %s%s (x)",
 	    one_minus ? "1 - " : "", fn->from_name, one_minus ? "" : " - 1",
 	    one_minus ? "-" : "", fn->to_name);
