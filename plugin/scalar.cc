@@ -34,9 +34,19 @@
       other use, otherwise both values would be needed; the constant is
       exactly 1; the call cannot throw.
    4. Rewrite in place: the exp call becomes the expm1 call (its virtual
-      operands, i.e. errno, stay as they were) and the subtraction a copy;
-      the log call becomes a log1p call on X.  Debug binds of the old exp
-      value are reset.  The dead 1 + x is left to DCE.
+      operands, i.e. errno, stay as they were) and the subtraction
+      E + 0.0 (a copy when signed zeros don't matter); the log call
+      becomes a log1p call on X.  Debug binds of the old exp value are
+      reset.  The dead 1 + x is left to DCE.
+
+   Placement: two instances of this pass.  nf-scalar-early runs right
+   after SSA construction, before inlining, so that a call such as
+   f (1e-10) of f (x) = exp (x) - 1, inlined and constant-folded later,
+   folds expm1 (1e-10) rather than the inaccurate exp (1e-10) - 1; it
+   records no missed candidates.  nf-scalar runs after "sincos", once
+   forwprop, reassoc and ccp may have exposed more of the idiom, and
+   reports the candidates still missed (once each).  Both run outside the
+   loop pipeline, which functions without loops never enter.
 
    Limitations:
    - exp/log only as calls to the built-ins: with -fno-builtin, through a
@@ -380,7 +390,11 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
   nf_scalar_desc (&d, NF_KIND_LOG1P, fn, TREE_TYPE (lhs), ins, outs, notes);
   snprintf (msg, sizeof msg, "Log1p: replaced %s (1 + x) by %s (x)",
 	    fn->from_name, fn->to_name);
-  nf_record_region (call, &d, msg);
+  /* C++'s std::log (float) is an inline wrapper in <cmath>: once inlined,
+     the call's location is the header's; the sum is the user's.  */
+  nf_record_region (in_system_header_at (gimple_location (call)) ? sum_def
+								   : call,
+		    &d, msg);
   if (nf_opts.mode == NF_MODE_REPORT)
     return true;
 

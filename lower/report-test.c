@@ -1,0 +1,116 @@
+/* report-test: the JSON report writer round-trips through jansson's
+   reader: names with quotes, backslashes, newlines and UTF-8 survive,
+   NULL strings become null, ids count from 1, a failed write returns the
+   errno and leaves no file behind.  */
+
+#include "report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int failures;
+
+#define CHECK(e)                                                              \
+  do                                                                          \
+    {                                                                         \
+      if (!(e))                                                               \
+	{                                                                     \
+	  fprintf (stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,   \
+		   #e);                                                       \
+	  failures++;                                                         \
+	}                                                                     \
+    }                                                                         \
+  while (0)
+
+static const char *
+str_at (json_t *root, const char *path1, size_t i, const char *key)
+{
+  return json_string_value (
+    json_object_get (json_array_get (json_object_get (root, path1), i), key));
+}
+
+int
+main (void)
+{
+  const char *odd = "f\"o\\o\n\xc3\xa9";	/* f"o\o<newline>é */
+  nf_report *r = nf_report_new ("test-tool", "dir/odd \"name\".c");
+  CHECK (r != NULL);
+
+  const char *ins[] = { "x", odd };
+  const char *notes[] = { "a note" };
+  const int dims[] = { 0, 1 };
+  nf_region_desc d = { 0 };
+  d.kind = "Expm1";
+  d.function = odd;
+  d.loc.file = NULL;		/* Written as the report's source.  */
+  d.loc.line = 7;
+  d.loc.column = 3;
+  d.action = "rewritten";
+  d.callee = NULL;
+  d.dtype = "f64";
+  d.live_ins = ins;
+  d.n_live_ins = 2;
+  d.reduce_dims = dims;
+  d.n_reduce_dims = 2;
+  d.flops = 2.5;
+  d.notes = notes;
+  d.n_notes = 1;
+  CHECK (nf_report_add_region (r, &d) == 1);
+  CHECK (nf_report_add_region (r, &d) == 2);
+  nf_location loc = { "other.c", 9, 1 };
+  CHECK (nf_report_add_missed (r, "Log1p", "g", loc, "a reason") == 0);
+  CHECK (nf_report_n_regions (r) == 2 && nf_report_n_missed (r) == 1);
+
+  char path[] = "report-test.json";
+  CHECK (nf_report_write (r, path) == 0);
+  json_error_t err;
+  json_t *root = json_load_file (path, 0, &err);
+  CHECK (root != NULL);
+  if (root)
+    {
+      CHECK (json_integer_value (json_object_get (root, "version"))
+	     == NF_REPORT_VERSION);
+      CHECK (strcmp (json_string_value (json_object_get (root, "source")),
+		     "dir/odd \"name\".c")
+	     == 0);
+      CHECK (strcmp (str_at (root, "regions", 0, "function"), odd) == 0);
+      CHECK (json_is_null (json_object_get (
+	json_array_get (json_object_get (root, "regions"), 0), "callee")));
+      json_t *reg1 = json_array_get (json_object_get (root, "regions"), 1);
+      CHECK (json_integer_value (json_object_get (reg1, "id")) == 2);
+      CHECK (json_real_value (json_object_get (reg1, "flops")) == 2.5);
+      CHECK (json_array_size (json_object_get (reg1, "reduce_dims")) == 2);
+      CHECK (strcmp (json_string_value (json_array_get (
+		       json_object_get (reg1, "live_ins"), 1)),
+		     odd)
+	     == 0);
+      json_t *l = json_object_get (reg1, "location");
+      CHECK (strcmp (json_string_value (json_object_get (l, "file")),
+		     "dir/odd \"name\".c")
+	     == 0);
+      CHECK (json_integer_value (json_object_get (l, "line")) == 7);
+      CHECK (strcmp (str_at (root, "missed", 0, "reason"), "a reason") == 0);
+      json_decref (root);
+    }
+  unlink (path);
+
+  /* A directory that does not exist: the errno comes back.  */
+  CHECK (nf_report_write (r, "no-such-dir/r.json") == ENOENT);
+
+  /* The rename fails (the target is a directory): the errno comes back
+     and the temporary file is removed.  */
+  char tmp[64];
+  mkdir ("report-test.d", 0755);
+  CHECK (nf_report_write (r, "report-test.d") == EISDIR);
+  snprintf (tmp, sizeof tmp, "report-test.d.tmp%ld", (long) getpid ());
+  CHECK (access (tmp, F_OK) != 0);
+  rmdir ("report-test.d");
+
+  nf_report_free (r);
+  nf_report_free (NULL);
+  return failures ? 1 : 0;
+}
