@@ -5,26 +5,14 @@
 
 #include "report.h"
 
+#include "nf-check.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(e)                                                              \
-  do                                                                          \
-    {                                                                         \
-      if (!(e))                                                               \
-	{                                                                     \
-	  fprintf (stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,   \
-		   #e);                                                       \
-	  failures++;                                                         \
-	}                                                                     \
-    }                                                                         \
-  while (0)
 
 static const char *
 str_at (json_t *root, const char *path1, size_t i, const char *key)
@@ -112,5 +100,5 @@ main (void)
 
   nf_report_free (r);
   nf_report_free (NULL);
-  return failures ? 1 : 0;
+  NF_DONE ();
 }

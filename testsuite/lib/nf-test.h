@@ -4,40 +4,15 @@
 #ifndef NF_TEST_H
 #define NF_TEST_H
 
+#include "nf-check.h"
+
 #include <float.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #ifndef NF_PLUGIN
 #error "build through the testsuite: it defines NF_PLUGIN to 0 or 1"
 #endif
-
-static int nf_failures;
-
-/* CHECK (E): report the failing expression and count it; the test ends
-   with NF_DONE (), which aborts if anything failed.  */
-#define CHECK(e)                                                              \
-  do                                                                          \
-    {                                                                         \
-      if (!(e))                                                               \
-	{                                                                     \
-	  fprintf (stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,   \
-		   #e);                                                       \
-	  nf_failures++;                                                      \
-	}                                                                     \
-    }                                                                         \
-  while (0)
-
-#define NF_DONE()                                                             \
-  do                                                                          \
-    {                                                                         \
-      if (nf_failures)                                                        \
-	abort ();                                                             \
-      return 0;                                                               \
-    }                                                                         \
-  while (0)
 
 /* Distance of GOT from the exact REF in ulps of a binary format with MANT
    significand bits whose normal exponents start at EMIN (frexp's

@@ -2,7 +2,7 @@
    Purpose: expl (x) - 1.0L becomes expm1l (x), checked against MPFR.  */
 /* { dg-do run } */
 #include "nf-test.h"
-#include <mpfr.h>
+#include "nf-mpfr.h"
 
 __attribute__ ((noipa)) long double
 f (long double x)
@@ -12,17 +12,7 @@ f (long double x)
 
 long double (*volatile expl_fp) (long double) = expl;
 
-static long double
-ref_expm1 (long double x)
-{
-  mpfr_t m;
-  mpfr_init2 (m, 160);
-  mpfr_set_ld (m, x, MPFR_RNDN);
-  mpfr_expm1 (m, m, MPFR_RNDN);
-  long double r = mpfr_get_ld (m, MPFR_RNDN);
-  mpfr_clear (m);
-  return r;
-}
+#define ref_expm1(x) nf_mpfr_ref (mpfr_expm1, (x), 64)
 
 int
 main (void)

@@ -2,7 +2,7 @@
    Purpose: logl (1.0L + x) becomes log1pl (x), checked against MPFR.  */
 /* { dg-do run } */
 #include "nf-test.h"
-#include <mpfr.h>
+#include "nf-mpfr.h"
 
 __attribute__ ((noipa)) long double
 f (long double x)
@@ -12,17 +12,7 @@ f (long double x)
 
 long double (*volatile logl_fp) (long double) = logl;
 
-static long double
-ref_log1p (long double x)
-{
-  mpfr_t m;
-  mpfr_init2 (m, 160);
-  mpfr_set_ld (m, x, MPFR_RNDN);
-  mpfr_log1p (m, m, MPFR_RNDN);
-  long double r = mpfr_get_ld (m, MPFR_RNDN);
-  mpfr_clear (m);
-  return r;
-}
+#define ref_log1p(x) nf_mpfr_ref (mpfr_log1p, (x), 64)
 
 int
 main (void)
