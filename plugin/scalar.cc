@@ -179,25 +179,36 @@ nf_reset_debug_uses (tree name)
       }
 }
 
-/* Fill the report entry common to both kinds.  */
-static void
-nf_scalar_desc (nf_region_desc *d, enum nf_kind kind,
-		const struct nf_mathfn *fn, tree type, const char **ins,
-		const char **outs, const char **notes)
+/* A report entry of a scalar region, with the storage its strings need.  */
+struct nf_scalar_entry
 {
-  memset (d, 0, sizeof *d);
-  d->kind = nf_kind_name (kind);
-  d->callee = fn->to_name;
-  d->dtype = nf_dtype_name (type);
-  d->accum_dtype = d->dtype;
-  d->live_ins = ins;
-  d->n_live_ins = 1;
-  d->live_outs = outs;
-  d->n_live_outs = 1;
-  d->flops = 2;			/* One transcendental and one add.  */
-  d->bytes = 0;			/* Registers only.  */
-  d->notes = notes;
-  d->n_notes = 1;
+  nf_region_desc d;
+  char in[64], out[64];		/* Names of the input and the result.  */
+  const char *ins[1], *outs[1];
+};
+
+/* Fill E for a region of KIND that replaces FN, computing OUT (of TYPE)
+   from IN, with the NOTES (N_NOTES of them).  */
+static void
+nf_scalar_entry_init (struct nf_scalar_entry *e, enum nf_kind kind,
+		      const struct nf_mathfn *fn, tree type, tree in, tree out,
+		      const char *const *notes, size_t n_notes)
+{
+  memset (e, 0, sizeof *e);
+  e->ins[0] = nf_value_name (in, e->in, sizeof e->in);
+  e->outs[0] = nf_value_name (out, e->out, sizeof e->out);
+  e->d.kind = nf_kind_name (kind);
+  e->d.callee = fn->to_name;
+  e->d.dtype = nf_dtype_name (type);
+  e->d.accum_dtype = e->d.dtype;
+  e->d.live_ins = e->ins;
+  e->d.n_live_ins = 1;
+  e->d.live_outs = e->outs;
+  e->d.n_live_outs = 1;
+  e->d.flops = 2;		/* One transcendental and one add.  */
+  e->d.bytes = 0;		/* Registers only.  */
+  e->d.notes = notes;
+  e->d.n_notes = n_notes;
 }
 
 /* Step 1: if the assignment at GSI is an Expm1 candidate, rewrite it or
@@ -269,24 +280,22 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
   if (!nf_can_replace (fun, stmt, call, fn, NF_KIND_EXPM1))
     return false;
 
-  char in[64], out[64], msg[128];
-  const char *ins[] = { nf_value_name (gimple_call_arg (call, 0), in,
-				       sizeof in) };
-  const char *outs[] = { nf_value_name (lhs, out, sizeof out) };
-  const char *notes[] = { "more accurate, not bit-identical: expm1 is "
-			  "within 1 ulp where exp (x) - 1 loses all digits "
-			  "for |x| near 0",
-			  "errno: where exp (x) underflowed (x < about -745 in "
-			  "double, -104 in float) and set ERANGE, expm1 (x) "
-			  "returns -1 and leaves errno alone" };
-  nf_region_desc d;
-  nf_scalar_desc (&d, NF_KIND_EXPM1, fn, TREE_TYPE (ev), ins, outs, notes);
-  if (flag_errno_math)
-    d.n_notes = 2;		/* The errno note matters only then.  */
+  static const char *const notes[]
+    = { "more accurate, not bit-identical: expm1 stays accurate (about "
+	"1 ulp) where exp (x) - 1 loses all digits for |x| near 0",
+	/* Matters only with -fmath-errno: then it is the second note.  */
+	"errno: where exp (x) underflowed (x < about -745 in double, -104 "
+	"in float) and set ERANGE, expm1 (x) returns -1 and leaves errno "
+	"alone" };
+  struct nf_scalar_entry entry;
+  char msg[128];
+  nf_scalar_entry_init (&entry, NF_KIND_EXPM1, fn, TREE_TYPE (ev),
+			gimple_call_arg (call, 0), lhs, notes,
+			flag_errno_math ? 2 : 1);
   snprintf (msg, sizeof msg, "Expm1: replaced %s%s (x)%s by %s%s (x)",
 	    one_minus ? "1 - " : "", fn->from_name, one_minus ? "" : " - 1",
 	    one_minus ? "-" : "", fn->to_name);
-  nf_record_region (stmt, &d, msg);
+  nf_record_region (stmt, &entry.d, msg);
   if (nf_opts.mode == NF_MODE_REPORT)
     return true;
 
@@ -380,21 +389,20 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
     return false;
 
   tree lhs = gimple_call_lhs (call);
-  char in[64], out[64], msg[128];
-  const char *ins[] = { nf_value_name (x, in, sizeof in) };
-  const char *outs[] = { nf_value_name (lhs, out, sizeof out) };
-  const char *notes[] = { "more accurate, not bit-identical: log1p is "
-			  "within 1 ulp where log (1 + x) loses all digits "
-			  "for |x| near 0" };
-  nf_region_desc d;
-  nf_scalar_desc (&d, NF_KIND_LOG1P, fn, TREE_TYPE (lhs), ins, outs, notes);
+  static const char *const notes[]
+    = { "more accurate, not bit-identical: log1p stays accurate (about "
+	"1 ulp) where log (1 + x) loses all digits for |x| near 0" };
+  struct nf_scalar_entry entry;
+  char msg[128];
+  nf_scalar_entry_init (&entry, NF_KIND_LOG1P, fn, TREE_TYPE (lhs), x, lhs,
+			notes, 1);
   snprintf (msg, sizeof msg, "Log1p: replaced %s (1 + x) by %s (x)",
 	    fn->from_name, fn->to_name);
   /* C++'s std::log (float) is an inline wrapper in <cmath>: once inlined,
      the call's location is the header's; the sum is the user's.  */
   nf_record_region (in_system_header_at (gimple_location (call)) ? sum_def
 								   : call,
-		    &d, msg);
+		    &entry.d, msg);
   if (nf_opts.mode == NF_MODE_REPORT)
     return true;
 
