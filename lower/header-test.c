@@ -2,8 +2,12 @@
    includes them before GCC's poisoning headers).  */
 #include "kinds.h"
 #include "report.h"
+#include "ir.h"
+#include "cluster.h"
 #include "kinds.h"
 #include "report.h"
+#include "ir.h"
+#include "cluster.h"
 
 int
 main (void)

@@ -1,0 +1,208 @@
+/* ir.h: the region IR, a small SSA dataflow graph of one candidate region.
+
+   A front end (the GCC plugin, neuronfuse-clang) fills one nf_region per
+   candidate: a loop or loop nest plus the scalar code around it, seen at
+   the level of whole arrays, as a graph compiler would: a loop that loads
+   x[i] for i < n is one LOAD whose value is a tensor<n x f32>; the
+   elementwise code in the loop is elementwise ops on such tensors; a
+   reduction PHI is a REDUCE; a store loop is a STORE.  Matchers (match.h)
+   find idioms in it, FusionCluster (cluster.h) cuts fused regions out of
+   it, and the emitters print them as MHLO, StableHLO and Penguin text.
+
+   Every op defines exactly one value, identified by a dense integer id in
+   definition order (so ids are a topological order); STORE defines a
+   value of element type NONE.  Ids are valid for the region's lifetime.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_IR_H
+#define NF_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nf_region nf_region;
+
+/* A value (= the op defining it).  Negative means "none".  */
+typedef int nf_value;
+#define NF_NO_VALUE (-1)
+
+enum nf_elem
+{
+  NF_ELEM_NONE,			/* No value (STORE).  */
+  NF_ELEM_BOOL,
+  NF_ELEM_I32,
+  NF_ELEM_I64,
+  NF_ELEM_F16,
+  NF_ELEM_F32,
+  NF_ELEM_F64,
+  NF_ELEM_F80
+};
+
+/* One dimension: a symbolic trip count (SYM >= 0, see nf_region_add_sym)
+   or a constant extent (SYM < 0, EXTENT).  */
+typedef struct nf_dim
+{
+  int sym;
+  int64_t extent;
+} nf_dim;
+
+#define NF_MAX_RANK 2
+
+/* A scalar (RANK 0) or a 1-D/2-D tensor of ELEM.  */
+typedef struct nf_type
+{
+  enum nf_elem elem;
+  int rank;
+  nf_dim dims[NF_MAX_RANK];
+} nf_type;
+
+enum nf_opcode
+{
+  NF_OP_PARAM,			/* Region input: a scalar or an array base.  */
+  NF_OP_CONST,			/* A floating or integer constant.  */
+  NF_OP_LOAD,			/* Array elements base[offset + stride*i].  */
+  NF_OP_STORE,			/* Its operand to base[offset + stride*i].  */
+  NF_OP_CONVERT,		/* To the op's type.  */
+  NF_OP_ADD,
+  NF_OP_SUB,
+  NF_OP_MUL,
+  NF_OP_DIV,
+  NF_OP_NEG,
+  NF_OP_SQRT,
+  NF_OP_RSQRT,
+  NF_OP_POW,
+  NF_OP_EXP,
+  NF_OP_LOG,
+  NF_OP_EXPM1,
+  NF_OP_LOG1P,
+  NF_OP_MIN,
+  NF_OP_MAX,
+  NF_OP_CMP,			/* Predicate in the op's cmp attribute.  */
+  NF_OP_SELECT,			/* cond ? a : b.  */
+  NF_OP_REDUCE,			/* (input, init) over dims, with combiner.  */
+  NF_OP_BROADCAST,		/* Scalar or lower rank to the op's type.  */
+  NF_OP_OPAQUE,			/* Anything else: blocks fusion across it.  */
+  NF_OP_COUNT_
+};
+
+enum nf_cmp
+{
+  NF_CMP_LT,
+  NF_CMP_LE,
+  NF_CMP_GT,
+  NF_CMP_GE,
+  NF_CMP_EQ,
+  NF_CMP_NE
+};
+
+/* A source position (FILE is borrowed from the caller and must outlive
+   the region; NULL when unknown).  */
+typedef struct nf_srcloc
+{
+  const char *file;
+  int line, column;
+} nf_srcloc;
+
+/* Name of OP ("add", "reduce"...), for dumps and reasons.  */
+const char *nf_opcode_name (enum nf_opcode op);
+
+/* Name of ELEM as the report and MLIR spell it ("f32", "i64"...).  */
+const char *nf_elem_name (enum nf_elem elem);
+
+/* Whether ELEM is a floating type.  */
+bool nf_elem_is_float (enum nf_elem elem);
+
+/* A scalar type of ELEM, and a tensor of ELEM over dims D0 (, D1).  */
+nf_type nf_scalar_type (enum nf_elem elem);
+nf_type nf_tensor1_type (enum nf_elem elem, nf_dim d0);
+nf_type nf_tensor2_type (enum nf_elem elem, nf_dim d0, nf_dim d1);
+nf_dim nf_sym_dim (int sym);
+nf_dim nf_const_dim (int64_t extent);
+bool nf_type_equal (nf_type a, nf_type b);
+
+/* --- Building -------------------------------------------------------- */
+
+/* A new, empty region of FUNCTION (copied).  NULL when out of memory.  */
+nf_region *nf_region_new (const char *function);
+void nf_region_free (nf_region *r);
+
+/* A symbolic size NAME (copied), e.g. a trip count "n"; returns its id.
+   DEFINED_BY is the scalar value holding it at run time, or NF_NO_VALUE.  */
+int nf_region_add_sym (nf_region *r, const char *name, nf_value defined_by);
+
+/* Where the next ops come from (until changed).  */
+void nf_region_set_loc (nf_region *r, nf_srcloc loc);
+
+/* Each returns the new value, or NF_NO_VALUE when out of memory.  NAME
+   strings are copied.  */
+nf_value nf_param (nf_region *r, const char *name, nf_type type,
+		   bool is_array);
+nf_value nf_const (nf_region *r, nf_type type, double v);
+/* Elements base[OFFSET + STRIDE * i] (elements, not bytes) for every index
+   of TYPE (rank 1: i < dims[0]; rank 2: row-major, row stride ROW_STRIDE).  */
+nf_value nf_load (nf_region *r, nf_value base, nf_type type, int64_t offset,
+		  int64_t stride, int64_t row_stride);
+nf_value nf_store (nf_region *r, nf_value base, nf_value v, int64_t offset,
+		   int64_t stride, int64_t row_stride);
+nf_value nf_unary (nf_region *r, enum nf_opcode op, nf_value a);
+nf_value nf_binary (nf_region *r, enum nf_opcode op, nf_value a, nf_value b);
+nf_value nf_convert (nf_region *r, nf_value a, enum nf_elem to);
+nf_value nf_cmp (nf_region *r, enum nf_cmp pred, nf_value a, nf_value b);
+nf_value nf_select (nf_region *r, nf_value c, nf_value a, nf_value b);
+/* Reduce INPUT over the dimensions in DIMS_MASK (bit d = dimension d)
+   with COMBINER (NF_OP_ADD, MUL, MIN, MAX or OPAQUE for an unknown body),
+   starting from INIT.  */
+nf_value nf_reduce (nf_region *r, nf_value input, nf_value init,
+		    enum nf_opcode combiner, unsigned dims_mask);
+nf_value nf_broadcast (nf_region *r, nf_value a, nf_type to);
+nf_value nf_opaque (nf_region *r, const char *what, nf_type type,
+		    const nf_value *operands, int n_operands);
+
+/* --- Reading --------------------------------------------------------- */
+
+const char *nf_region_function (const nf_region *r);
+int nf_region_n_values (const nf_region *r);
+int nf_region_n_syms (const nf_region *r);
+const char *nf_region_sym_name (const nf_region *r, int sym);
+nf_value nf_region_sym_value (const nf_region *r, int sym);
+
+enum nf_opcode nf_op (const nf_region *r, nf_value v);
+nf_type nf_value_type (const nf_region *r, nf_value v);
+int nf_op_n_operands (const nf_region *r, nf_value v);
+nf_value nf_op_operand (const nf_region *r, nf_value v, int i);
+nf_srcloc nf_value_loc (const nf_region *r, nf_value v);
+/* PARAM and OPAQUE: the name; others NULL.  */
+const char *nf_value_label (const nf_region *r, nf_value v);
+bool nf_param_is_array (const nf_region *r, nf_value v);
+double nf_const_value (const nf_region *r, nf_value v);
+/* LOAD/STORE: the array parameter and the affine index.  */
+nf_value nf_access_base (const nf_region *r, nf_value v);
+int64_t nf_access_offset (const nf_region *r, nf_value v);
+int64_t nf_access_stride (const nf_region *r, nf_value v);
+int64_t nf_access_row_stride (const nf_region *r, nf_value v);
+enum nf_cmp nf_cmp_pred (const nf_region *r, nf_value v);
+enum nf_opcode nf_reduce_combiner (const nf_region *r, nf_value v);
+unsigned nf_reduce_dims (const nf_region *r, nf_value v);
+
+/* Number of uses of V as an operand of other ops of the region.  */
+int nf_value_n_uses (const nf_region *r, nf_value v);
+/* The single user of V, or NF_NO_VALUE when V has zero or several.  */
+nf_value nf_value_single_user (const nf_region *r, nf_value v);
+
+/* Mark V as used after the region (e.g. a norm returned by the
+   function): it counts as a use by no op, which makes it a live-out of
+   any cluster defining it.  */
+void nf_value_set_escapes (nf_region *r, nf_value v);
+bool nf_value_escapes (const nf_region *r, nf_value v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NF_IR_H */
