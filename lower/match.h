@@ -1,0 +1,61 @@
+/* match.h: the idiom matchers.  Each looks at one anchor op of a region
+   and returns either a cluster (the fused region) with the facts the
+   lowerings need, or the reason it is not the idiom.  Matching is strict
+   (DESIGN.md section 4): a region that is not mathematically the idiom
+   is never fused.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_MATCH_H
+#define NF_MATCH_H
+
+#include "cluster.h"
+#include "kinds.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The outcome of one matcher on one anchor.  */
+typedef struct nf_match
+{
+  enum nf_kind kind;
+  nf_cluster *cluster;		/* Owned; NULL when rejected.  */
+  const char *reason;		/* Static text when rejected, else NULL.  */
+  nf_value anchor;		/* The reduce, or the exp/log op.  */
+  nf_value input;		/* x: what is squared/normalised, or the
+				   argument of expm1/log1p.  */
+  nf_value weight;		/* RMSNorm gain w, or NF_NO_VALUE.  */
+  nf_value eps;			/* RMSNorm eps, or NF_NO_VALUE.  */
+  nf_value result;		/* What the fused op computes: y, the norm,
+				   expm1 (x), log1p (x).  */
+  unsigned reduce_dims;		/* Bit d: dimension d is reduced.  */
+  enum nf_elem accum;		/* Element type of the accumulation.  */
+} nf_match;
+
+/* Each matcher fills *M (freeing nothing it held) and returns true when
+   ANCHOR starts the idiom and every guard holds.  On false, M->reason
+   says why when ANCHOR looked like a candidate, and is NULL when ANCHOR
+   has nothing to do with the idiom.  */
+
+/* sqrt (reduce_add (x * x, 0)): anchored on the REDUCE.  */
+bool nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m);
+
+/* x * (1 / sqrt (reduce_add (x * x, 0) / n + eps)) * w and its variants:
+   anchored on the REDUCE.  */
+bool nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m);
+
+/* exp (x) - 1 (or -1 + exp (x), 1 - exp (x)): anchored on the EXP.  */
+bool nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m);
+
+/* log (1 + x) (or log (x + 1)): anchored on the LOG.  */
+bool nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m);
+
+/* Free M's cluster (M itself is the caller's).  */
+void nf_match_release (nf_match *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NF_MATCH_H */
