@@ -4,10 +4,12 @@
 #include "report.h"
 #include "ir.h"
 #include "cluster.h"
+#include "match.h"
 #include "kinds.h"
 #include "report.h"
 #include "ir.h"
 #include "cluster.h"
+#include "match.h"
 
 int
 main (void)

@@ -45,7 +45,8 @@ bool nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m);
    anchored on the REDUCE.  */
 bool nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m);
 
-/* exp (x) - 1 (or -1 + exp (x), 1 - exp (x)): anchored on the EXP.  */
+/* exp (x) - 1 (or -1 + exp (x), 1 - exp (x)): anchored on the SUB or ADD,
+   as a near miss (exp (x) - 2) is only one from there.  */
 bool nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m);
 
 /* log (1 + x) (or log (x + 1)): anchored on the LOG.  */

@@ -1,0 +1,433 @@
+/* match-reduce.c: the matchers anchored on a reduction: MulRedSqrt (the
+   L2 norm) and RMSNorm, which share the sum-of-squares core.
+
+   MulRedSqrt, as the Neuron compiler's pass but stricter (it never checks
+   the reduction's body):
+
+     sq = x * x;  s = reduce_add (sq, 0);  r = sqrt (s)
+       => MulRedSqrt (x) = r
+
+   RMSNorm, the core extended up to the scaled output (notes/
+   fusion-variants-and-ir-syntax.md s. 6 lists the variants):
+
+     s = reduce_add (x * x, 0)                  (x * x or pow (x, 2))
+     m = s / n  |  s * (1 / n)  |  s / (float) n
+     a = m + eps  |  eps + m
+     k = 1 / sqrt (a)  |  rsqrt (a)  |  pow (a, -0.5)   -- then y = x*k*w
+       or q = sqrt (a)                                  -- then y = x*w/q
+     y = x * k * w in any association and order, w optional
+       => RMSNorm (x, w, eps) = y
+
+   Steps: 1. the sum-of-squares core (nf_match_sumsq): a REDUCE whose
+   input is a product of one array by itself, through widening casts;
+   2. walk the single-use chain down from the reduce, one stage at a time,
+   each stage's guard giving its own reason; 3. flatten the product tree
+   of the output and check its leaves are exactly x, the scale and at most
+   one weight indexed like x.  Casts between float types are allowed
+   anywhere (f16/f32 storage with a wider accumulator); anything else
+   between normalisation and gain rejects.
+
+   Limitations: the weight must be indexed exactly like x (same type and
+   strides), so a 1-D weight broadcast over 2-D rows is not yet accepted;
+   a per-row eps is rejected as not loop-invariant.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include "match-util.h"
+
+#include <math.h>
+
+/* Step 1.  If ANCHOR is reduce_add (x * x, 0), add its ops to L, set *X
+   to the squared array (casts looked through) and return true.  Returns
+   false with M->reason set for a sum of products that breaks a guard,
+   with no reason when ANCHOR is no sum of products at all.  */
+static bool
+nf_match_sumsq (const nf_region *r, nf_value anchor, nf_match *m,
+		nf_oplist *l, nf_value *x)
+{
+  if (nf_op (r, anchor) != NF_OP_REDUCE)
+    return false;
+  nf_value in = nf_op_operand (r, anchor, 0);
+  nf_oplist chain = { { 0 }, 0 };	/* Casts between the square and it.  */
+  nf_value p = nf_strip_widen (r, in, &chain);
+  nf_value a, b;
+  if (nf_op (r, p) == NF_OP_MUL)
+    {
+      a = nf_op_operand (r, p, 0);
+      b = nf_op_operand (r, p, 1);
+    }
+  else if (nf_op (r, p) == NF_OP_POW
+	   && nf_is_const (r, nf_op_operand (r, p, 1), 2.0))
+    a = b = nf_op_operand (r, p, 0);
+  else
+    return false;		/* Not a sum of products.  */
+
+  nf_oplist casts = { { 0 }, 0 };
+  nf_value as = nf_strip_widen (r, a, &casts);
+  nf_value bs = nf_strip_widen (r, b, &casts);
+  if (!nf_same_access (r, as, bs))
+    return nf_match_fail (m, "the two factors of the square differ");
+  if (nf_reduce_combiner (r, anchor) != NF_OP_ADD)
+    return nf_match_fail (m, "the reduction does not add");
+  if (!nf_is_const (r, nf_op_operand (r, anchor, 1), 0.0))
+    return nf_match_fail (m, "the reduction does not start from 0");
+  if (nf_value_type (r, as).rank == 0)
+    return nf_match_fail (m, "the squared value is not an array");
+  /* The square and the casts after it feed only the reduction.  */
+  for (nf_value v = p; v != in; v = nf_value_single_user (r, v))
+    if (v == NF_NO_VALUE || nf_value_escapes (r, v))
+      return nf_match_fail (m, "the square x * x is also used elsewhere");
+  if (nf_value_single_user (r, in) != anchor)
+    return nf_match_fail (m, "the square x * x is also used elsewhere");
+
+  for (int i = 0; i < casts.n; i++)
+    nf_oplist_add (l, casts.v[i]);
+  nf_oplist_add (l, p);
+  for (int i = 0; i < chain.n; i++)
+    nf_oplist_add (l, chain.v[i]);
+  nf_oplist_add (l, anchor);
+  m->input = as;
+  m->reduce_dims = nf_reduce_dims (r, anchor);
+  m->accum = nf_value_type (r, anchor).elem;
+  *x = as;
+  return true;
+}
+
+/* The single user of V through float casts and broadcasts (each added to
+   L); *VIA is the value the user reads.  NF_NO_VALUE when V (or a cast on
+   the way) has several users or escapes.  */
+static nf_value
+nf_user_through_bcast (const nf_region *r, nf_value v, nf_oplist *l,
+		       nf_value *via)
+{
+  nf_value u = nf_value_single_user (r, v);
+  while (u != NF_NO_VALUE
+	 && (nf_op (r, u) == NF_OP_BROADCAST
+	     || (nf_op (r, u) == NF_OP_CONVERT
+		 && nf_elem_is_float (nf_value_type (r, u).elem))))
+    {
+      nf_oplist_add (l, u);
+      v = u;
+      u = nf_value_single_user (r, u);
+    }
+  *via = v;
+  return u;
+}
+
+/* The other operand of the binary op U than VIA.  */
+static nf_value
+nf_other_operand (const nf_region *r, nf_value u, nf_value via)
+{
+  nf_value a = nf_op_operand (r, u, 0);
+  return a == via ? nf_op_operand (r, u, 1) : a;
+}
+
+/* Whether V (through any converts, added to L) is the trip count of
+   dimension D: the value defining its symbol, or its constant extent.  */
+static bool
+nf_is_trip_count (const nf_region *r, nf_value v, nf_dim d, nf_oplist *l)
+{
+  while (nf_op (r, v) == NF_OP_CONVERT)
+    {
+      nf_oplist_add (l, v);
+      v = nf_op_operand (r, v, 0);
+    }
+  if (d.sym >= 0)
+    return v == nf_region_sym_value (r, d.sym) && v != NF_NO_VALUE;
+  return nf_is_const (r, v, (double) d.extent);
+}
+
+/* Whether V is 1 / trip count of D: 1 / n, or a constant within float
+   rounding of 1 / extent.  */
+static bool
+nf_is_inv_trip_count (const nf_region *r, nf_value v, nf_dim d,
+		      nf_oplist *l)
+{
+  v = nf_strip_widen (r, v, l);
+  if (nf_op (r, v) == NF_OP_DIV && nf_is_const (r, nf_op_operand (r, v, 0), 1))
+    {
+      nf_oplist_add (l, v);
+      return nf_is_trip_count (r, nf_op_operand (r, v, 1), d, l);
+    }
+  return d.sym < 0 && d.extent > 0 && nf_op (r, v) == NF_OP_CONST
+	 && fabs (nf_const_value (r, v) * (double) d.extent - 1.0) <= 0x1p-23;
+}
+
+/* Whether V is a scalar computed from region parameters and constants
+   only (loop-invariant: no load, reduction or opaque op feeds it).  */
+static bool
+nf_is_invariant_scalar (const nf_region *r, nf_value v)
+{
+  if (nf_value_type (r, v).rank != 0)
+    return false;
+  switch (nf_op (r, v))
+    {
+    case NF_OP_PARAM:
+      return !nf_param_is_array (r, v);
+    case NF_OP_CONST:
+      return true;
+    case NF_OP_LOAD:
+    case NF_OP_STORE:
+    case NF_OP_REDUCE:
+    case NF_OP_OPAQUE:
+      return false;
+    default:
+      for (int i = 0; i < nf_op_n_operands (r, v); i++)
+	if (!nf_is_invariant_scalar (r, nf_op_operand (r, v, i)))
+	  return false;
+      return true;
+    }
+}
+
+bool
+nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m)
+{
+  nf_oplist l = { { 0 }, 0 };
+  nf_value x, via;
+
+  nf_match_init (m, NF_KIND_MULREDSQRT, anchor);
+  if (!nf_match_sumsq (r, anchor, m, &l, &x))
+    return false;
+  if (nf_value_escapes (r, anchor) || nf_value_n_uses (r, anchor) > 1)
+    return nf_match_fail (m, "the sum of squares is also used elsewhere");
+  nf_value u = nf_user_through_casts (r, anchor, &l, &via);
+  if (u == NF_NO_VALUE || nf_op (r, u) != NF_OP_SQRT)
+    return nf_match_fail (m, "the sum of squares is not passed to sqrt");
+  nf_oplist_add (&l, u);
+  m->result = u;
+  return nf_match_accept (r, m, &l);
+}
+
+/* Step 2, mean: U, the user of the sum S (read as VIA), is S / n or
+   S * (1 / n) for the trip count of D.  */
+static bool
+nf_match_mean (const nf_region *r, nf_value u, nf_value via, nf_dim d,
+	       nf_match *m, nf_oplist *l)
+{
+  if (nf_op (r, u) == NF_OP_DIV && nf_op_operand (r, u, 0) == via)
+    {
+      if (!nf_is_trip_count (r, nf_op_operand (r, u, 1), d, l))
+	return nf_match_fail (m, "the divisor of the mean is not the "
+				 "reduction's trip count");
+    }
+  else if (nf_op (r, u) == NF_OP_MUL)
+    {
+      if (!nf_is_inv_trip_count (r, nf_other_operand (r, u, via), d, l))
+	return nf_match_fail (m, "the sum of squares is multiplied by "
+				 "something other than 1 / trip count");
+    }
+  else
+    return false;		/* Not a mean: not an RMSNorm candidate.  */
+  nf_oplist_add (l, u);
+  return true;
+}
+
+/* Step 2, + eps: U (the user of the mean, read as VIA) is mean + eps with
+   eps a finite, non-negative, loop-invariant scalar.  */
+static bool
+nf_match_eps (const nf_region *r, nf_value u, nf_value via, nf_match *m,
+	      nf_oplist *l)
+{
+  if (nf_op (r, u) == NF_OP_SQRT)
+    {
+      nf_value v, w = nf_user_through_casts (r, u, NULL, &v);
+      if (w != NF_NO_VALUE && nf_op (r, w) == NF_OP_ADD)
+	return nf_match_fail (m, "eps is added outside the sqrt");
+    }
+  if (nf_op (r, u) != NF_OP_ADD)
+    return nf_match_fail (m, "there is no + eps under the sqrt");
+  nf_value eps = nf_other_operand (r, u, via);
+  nf_oplist casts = { { 0 }, 0 };
+  nf_value e = nf_strip_widen (r, eps, &casts);
+  if (!nf_is_invariant_scalar (r, e))
+    return nf_match_fail (m, "eps is not a loop-invariant scalar");
+  if (nf_op (r, e) == NF_OP_CONST
+      && !(isfinite (nf_const_value (r, e)) && nf_const_value (r, e) >= 0))
+    return nf_match_fail (m, "eps is not a finite, non-negative constant");
+  for (int i = 0; i < casts.n; i++)
+    nf_oplist_add (l, casts.v[i]);
+  nf_oplist_add (l, u);
+  m->eps = e;
+  return true;
+}
+
+/* Step 3: the leaves of the product tree at V: MUL nodes, float casts,
+   broadcasts and (in DIVIDE mode) a DIV by Q are expanded when they are
+   the ROOT or used once (so they belong to the product), and added to L;
+   everything else is a leaf, added to LEAVES.  */
+static void
+nf_product_leaves (const nf_region *r, nf_value v, nf_value q, bool divide,
+		   bool root, nf_oplist *l, nf_oplist *leaves)
+{
+  enum nf_opcode op = nf_op (r, v);
+  bool expand = root || nf_value_single_user (r, v) != NF_NO_VALUE;
+  bool cast = op == NF_OP_BROADCAST
+	      || (op == NF_OP_CONVERT
+		  && nf_elem_is_float (nf_value_type (r, v).elem));
+  bool div = op == NF_OP_DIV && divide
+	     && nf_strip_casts (r, nf_op_operand (r, v, 1), NULL) == q;
+
+  if (!expand || !(cast || div || op == NF_OP_MUL))
+    {
+      nf_oplist_add (leaves, v);
+      return;
+    }
+  nf_oplist_add (l, v);
+  if (div)
+    nf_strip_casts (r, nf_op_operand (r, v, 1), l); /* The casts of q.  */
+  nf_product_leaves (r, nf_op_operand (r, v, 0), q, divide, false, l,
+		     leaves);
+  if (op == NF_OP_MUL)
+    nf_product_leaves (r, nf_op_operand (r, v, 1), q, divide, false, l,
+		       leaves);
+}
+
+/* Step 3: from SCALE (the value k, or q in DIVIDE mode) up the chain of
+   products to the output; check its leaves are x, k and at most one
+   weight indexed like X.  */
+static bool
+nf_match_scaling (const nf_region *r, nf_value scale, bool divide,
+		  nf_value x, nf_match *m, nf_oplist *l)
+{
+  nf_value top = scale, via;
+  bool divided = false;
+  for (;;)
+    {
+      nf_value u = nf_user_through_bcast (r, top, NULL, &via);
+      bool product = u != NF_NO_VALUE && nf_op (r, u) == NF_OP_MUL;
+      bool division = u != NF_NO_VALUE && divide && !divided
+		      && nf_op (r, u) == NF_OP_DIV
+		      && nf_op_operand (r, u, 1) == via;
+      if (!product && !division)
+	break;
+      divided |= division;
+      top = u;
+    }
+  if (top == scale)
+    return nf_match_fail (m, "the scale is not multiplied into x");
+  if (divide && !divided)
+    return nf_match_fail (m, "the sqrt is not divided into x");
+  /* A final cast to the storage type belongs to the output.  */
+  for (nf_value u; (u = nf_value_single_user (r, top)) != NF_NO_VALUE
+		   && nf_op (r, u) == NF_OP_CONVERT
+		   && nf_elem_is_float (nf_value_type (r, u).elem);)
+    top = u;
+  /* The output goes to memory or out of the region, nowhere else: an op
+     after the product, as in (x * k + b) * w, is not RMSNorm.  */
+  for (nf_value u = top + 1; u < nf_region_n_values (r); u++)
+    for (int i = 0; i < nf_op_n_operands (r, u); i++)
+      if (nf_op_operand (r, u, i) == top && nf_op (r, u) != NF_OP_STORE)
+	return nf_match_fail (m, "an operation other than a cast sits "
+				 "between the normalisation and the gain");
+
+  nf_oplist leaves = { { 0 }, 0 };
+  nf_product_leaves (r, top, scale, divide, true, l, &leaves);
+  int n_x = 0, n_scale = 0;
+  nf_value w = NF_NO_VALUE;
+  for (int i = 0; i < leaves.n; i++)
+    {
+      nf_value f = leaves.v[i];
+      if (f == scale && !divide)
+	n_scale++;
+      else if (nf_same_access (r, f, x) && n_x == 0)
+	n_x++;
+      else if (nf_op (r, f) == NF_OP_LOAD && nf_op (r, x) == NF_OP_LOAD
+	       && nf_access_base (r, f) == nf_access_base (r, x)
+	       && !nf_type_equal (nf_value_type (r, f), nf_value_type (r, x)))
+	return nf_match_fail (m, "the scaling loop does not cover the "
+				 "reduction's range");
+      else if (w == NF_NO_VALUE && nf_op (r, f) == NF_OP_LOAD
+	       && nf_access_base (r, f) != nf_access_base (r, x))
+	{
+	  if (!nf_type_equal (nf_value_type (r, f), nf_value_type (r, x))
+	      || nf_access_stride (r, f) != nf_access_stride (r, x)
+	      || nf_access_row_stride (r, f) != nf_access_row_stride (r, x))
+	    return nf_match_fail (m, "the weight is not indexed like x");
+	  w = f;
+	}
+      else
+	return nf_match_fail (m, "a factor other than x, the scale and one "
+				 "weight multiplies the output");
+    }
+  if (n_x != 1)
+    return nf_match_fail (m, "the scaled array is not the squared one");
+  if (!divide && n_scale != 1)
+    return nf_match_fail (m, "the scale is not multiplied into x");
+  m->weight = w;
+  m->result = top;
+  return true;
+}
+
+bool
+nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m)
+{
+  nf_oplist l = { { 0 }, 0 };
+  nf_value x, via;
+
+  nf_match_init (m, NF_KIND_RMSNORM, anchor);
+  if (!nf_match_sumsq (r, anchor, m, &l, &x))
+    return false;
+  nf_type xt = nf_value_type (r, x);
+  nf_dim d = xt.dims[xt.rank - 1];
+  if (m->reduce_dims != 1u << (xt.rank - 1))
+    return nf_match_fail (m, "the reduction is not over the last dimension");
+
+  /* Mean.  */
+  nf_value u = nf_user_through_casts (r, anchor, &l, &via);
+  if (u == NF_NO_VALUE)
+    return nf_match_fail (m, "the sum of squares is also used elsewhere");
+  if (nf_op (r, u) == NF_OP_SQRT)
+    return false;		/* MulRedSqrt, not RMSNorm.  */
+  if (!nf_match_mean (r, u, via, d, m, &l))
+    return false;
+
+  /* + eps.  */
+  u = nf_user_through_casts (r, u, &l, &via);
+  if (u == NF_NO_VALUE)
+    return nf_match_fail (m, "the mean is also used elsewhere");
+  if (!nf_match_eps (r, u, via, m, &l))
+    return false;
+
+  /* The scale.  */
+  nf_value sum = u;
+  u = nf_user_through_casts (r, sum, &l, &via);
+  if (u == NF_NO_VALUE)
+    return nf_match_fail (m, "mean + eps is also used elsewhere");
+  nf_value scale = u;
+  bool divide = false;
+  switch (nf_op (r, u))
+    {
+    case NF_OP_RSQRT:
+      break;
+    case NF_OP_POW:
+      if (nf_op_operand (r, u, 0) != via
+	  || !nf_is_const (r, nf_op_operand (r, u, 1), -0.5))
+	return nf_match_fail (m, "mean + eps is raised to a power other "
+				 "than -0.5");
+      break;
+    case NF_OP_SQRT:
+      {
+	nf_value qvia, k;
+	nf_oplist casts = { { 0 }, 0 };
+	nf_oplist_add (&l, u);
+	k = nf_user_through_casts (r, u, &casts, &qvia);
+	if (k != NF_NO_VALUE && nf_op (r, k) == NF_OP_DIV
+	    && nf_is_const (r, nf_op_operand (r, k, 0), 1.0)
+	    && nf_op_operand (r, k, 1) == qvia)
+	  {
+	    for (int i = 0; i < casts.n; i++)
+	      nf_oplist_add (&l, casts.v[i]);
+	    scale = k;		/* 1 / sqrt (a).  */
+	  }
+	else
+	  divide = true;	/* x / sqrt (a) in the scaling.  */
+	break;
+      }
+    default:
+      return nf_match_fail (m, "mean + eps is not passed to sqrt");
+    }
+  nf_oplist_add (&l, scale);
+  if (!nf_match_scaling (r, scale, divide, x, m, &l))
+    return false;
+  return nf_match_accept (r, m, &l);
+}

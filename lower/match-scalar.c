@@ -1,0 +1,120 @@
+/* match-scalar.c: the Expm1 and Log1p matchers.
+
+     e = exp (x);  r = e - 1      (or e + -1, or 1 - e)   => Expm1 (x)
+     t = x + 1;    r = log (t)    (or 1 + x, or x - -1)   => Log1p (x)
+
+   with at most widening float casts between the exp and the subtraction
+   (double r = expf (x) - 1.0) or between the sum and the log
+   (log ((double) (1.0f + xf))).  Guards: the exp result (or the sum) has
+   no other use, else both values would be needed; the constant is
+   exactly 1.  The reasons are the remarks users read: keep them stable.
+   Works on scalars and on whole arrays alike (an elementwise loop is one
+   op on a tensor).
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include "match-util.h"
+
+bool
+nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m)
+{
+  nf_oplist l = { { 0 }, 0 };
+  enum nf_opcode code = nf_op (r, anchor);
+
+  nf_match_init (m, NF_KIND_EXPM1, anchor);
+  if ((code != NF_OP_SUB && code != NF_OP_ADD)
+      || !nf_elem_is_float (nf_value_type (r, anchor).elem))
+    return false;
+
+  /* Which operand is exp, possibly widened.  */
+  nf_value c = NF_NO_VALUE, call = NF_NO_VALUE;
+  bool one_minus = false;
+  for (int i = 0; i < 2 && call == NF_NO_VALUE; i++)
+    {
+      nf_oplist casts = { { 0 }, 0 };
+      nf_value v = nf_strip_widen (r, nf_op_operand (r, anchor, i), &casts);
+      if (nf_op (r, v) == NF_OP_EXP)
+	{
+	  call = v;
+	  c = nf_op_operand (r, anchor, 1 - i);
+	  one_minus = code == NF_OP_SUB && i == 1;
+	  for (int k = 0; k < casts.n; k++)
+	    nf_oplist_add (&l, casts.v[k]);
+	}
+    }
+  if (call == NF_NO_VALUE)
+    return false;
+
+  bool ok = (code == NF_OP_SUB && nf_is_const (r, c, 1.0))
+	    || (code == NF_OP_ADD && nf_is_const (r, c, -1.0));
+  if (!ok)
+    {
+      bool is_const = nf_op (r, c) == NF_OP_CONST;
+      if (!is_const && (code == NF_OP_ADD || one_minus))
+	return false;		/* exp (x) + y, y - exp (x): no candidates.  */
+      if (code == NF_OP_ADD)
+	return nf_match_fail (m, "the constant added to exp is not -1");
+      if (one_minus)
+	return nf_match_fail (m, "exp is subtracted from a constant other "
+				 "than 1");
+      return nf_match_fail (m, is_const ? "the constant subtracted from "
+					  "exp is not 1"
+					: "the value subtracted from exp is "
+					  "not the constant 1");
+    }
+  bool single = nf_value_single_user (r, call) != NF_NO_VALUE;
+  for (int k = 0; single && k < l.n; k++)
+    single = nf_value_single_user (r, l.v[k]) != NF_NO_VALUE;
+  if (!single)
+    return nf_match_fail (m, "the result of exp is also used elsewhere");
+
+  nf_oplist_add (&l, call);
+  nf_oplist_add (&l, anchor);
+  m->input = nf_op_operand (r, call, 0);
+  m->result = anchor;
+  m->accum = nf_value_type (r, call).elem;
+  return nf_match_accept (r, m, &l);
+}
+
+bool
+nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m)
+{
+  nf_oplist l = { { 0 }, 0 };
+
+  nf_match_init (m, NF_KIND_LOG1P, anchor);
+  if (nf_op (r, anchor) != NF_OP_LOG)
+    return false;
+  nf_value arg = nf_op_operand (r, anchor, 0);
+  nf_value sum = nf_strip_widen (r, arg, &l);
+  enum nf_opcode code = nf_op (r, sum);
+  nf_value a = nf_op_operand (r, sum, 0), b = nf_op_operand (r, sum, 1);
+  nf_value x = NF_NO_VALUE;
+  bool near = false;		/* x + c with another constant c.  */
+  if (code == NF_OP_ADD)
+    {
+      x = nf_is_const (r, b, 1.0) ? a : nf_is_const (r, a, 1.0) ? b : x;
+      near = nf_op (r, a) == NF_OP_CONST || nf_op (r, b) == NF_OP_CONST;
+    }
+  else if (code == NF_OP_SUB)
+    {
+      x = nf_is_const (r, b, -1.0) ? a : x;
+      near = nf_op (r, b) == NF_OP_CONST;
+    }
+  if (x == NF_NO_VALUE)
+    return near ? nf_match_fail (m, "the constant added to the argument "
+				    "of log is not 1")
+		: false;
+  bool single = nf_value_single_user (r, sum) != NF_NO_VALUE;
+  for (int k = 0; single && k < l.n; k++)
+    single = nf_value_single_user (r, l.v[k]) != NF_NO_VALUE;
+  if (!single)
+    return nf_match_fail (m, "the argument 1 + x of log is also used "
+			     "elsewhere");
+
+  nf_oplist_add (&l, sum);
+  nf_oplist_add (&l, anchor);
+  m->input = x;
+  m->result = anchor;
+  m->accum = nf_value_type (r, anchor).elem;
+  return nf_match_accept (r, m, &l);
+}

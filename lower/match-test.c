@@ -1,0 +1,420 @@
+/* match-test: every matcher on hand-built graphs: the positive forms and
+   one negative per guard, each asserting its reason.  */
+
+#include "match.h"
+#include "nf-check.h"
+
+#include <string.h>
+
+/* Options of the RMSNorm graph builder: each is one variant or one
+   broken guard.  */
+struct rms_opts
+{
+  int mean_form;	/* 0: s / n, 1: s * (1 / n), 2: s * 1/8 (n = 8).  */
+  int divisor_off;	/* Divide by n - 1 instead.  */
+  int eps_first;	/* eps + mean.  */
+  int eps_kind;		/* 0: param, 1: const 1e-5, 2: const -1,
+			   3: per-element tensor, 4: none, 5: outside.  */
+  int scale_form;	/* 0: 1 / sqrt, 1: rsqrt, 2: pow -0.5, 3: x / sqrt,
+			   4: pow -1.  */
+  int weight;		/* 0: none, 1: x * k * w, 2: w * (k * x),
+			   3: weight with stride 2.  */
+  int half;		/* f16 storage, f32 accumulation.  */
+  int other_x;		/* Scale z, not the squared x.  */
+  int bias;		/* (x * k + b) * w.  */
+  int two_arrays;	/* Square x * z.  */
+  int add_reduce;	/* Combiner max.  */
+  int init_one;		/* Reduction starts from 1.  */
+  int other_range;	/* Scaling loop over m, not n.  */
+};
+
+struct graph
+{
+  nf_region *r;
+  nf_value anchor, x, w, eps, result;
+};
+
+static void
+build_rms (struct graph *g, const struct rms_opts *o)
+{
+  nf_region *r = g->r = nf_region_new ("rmsnorm");
+  enum nf_elem st = o->half ? NF_ELEM_F16 : NF_ELEM_F32;
+  nf_type f = nf_scalar_type (NF_ELEM_F32);
+  nf_value np = nf_param (r, "n", nf_scalar_type (NF_ELEM_I32), false);
+  int n = o->mean_form == 2 ? -1 : nf_region_add_sym (r, "n", np);
+  nf_dim dn = n >= 0 ? nf_sym_dim (n) : nf_const_dim (8);
+  nf_type vec = nf_tensor1_type (st, dn);
+  nf_value xp = nf_param (r, "x", vec, true);
+  nf_value zp = nf_param (r, "z", vec, true);
+  nf_value wp = nf_param (r, "w", vec, true);
+  nf_value ep = nf_param (r, "eps", f, false);
+  nf_value x = g->x = nf_load (r, xp, vec, 0, 1, 0);
+  nf_value xw = o->half ? nf_convert (r, x, NF_ELEM_F32) : x;
+  nf_value other = o->two_arrays ? nf_load (r, zp, vec, 0, 1, 0) : x;
+  nf_value ow = o->half ? nf_convert (r, other, NF_ELEM_F32) : other;
+  nf_value sq = nf_binary (r, NF_OP_MUL, xw, ow);
+  nf_value ss = g->anchor
+    = nf_reduce (r, sq, nf_const (r, f, o->init_one ? 1.0 : 0.0),
+		 o->add_reduce ? NF_OP_MAX : NF_OP_ADD, 1u);
+  nf_value nv = nf_convert (r, np, NF_ELEM_F32);
+  if (o->divisor_off)
+    nv = nf_binary (r, NF_OP_SUB, nv, nf_const (r, f, 1.0));
+  nf_value mean
+    = o->mean_form == 0 ? nf_binary (r, NF_OP_DIV, ss, nv)
+      : o->mean_form == 1
+	? nf_binary (r, NF_OP_MUL, ss,
+		     nf_binary (r, NF_OP_DIV, nf_const (r, f, 1.0), nv))
+	: nf_binary (r, NF_OP_MUL, ss, nf_const (r, f, 0.125));
+  nf_value eps = ep;
+  if (o->eps_kind == 1)
+    eps = nf_const (r, f, 1e-5);
+  else if (o->eps_kind == 2)
+    eps = nf_const (r, f, -1);
+  else if (o->eps_kind == 3)
+    eps = nf_load (r, wp, nf_tensor1_type (NF_ELEM_F32, dn), 0, 1, 0);
+  g->eps = eps;
+  nf_value a = mean;
+  if (o->eps_kind != 4 && o->eps_kind != 5)
+    a = o->eps_first ? nf_binary (r, NF_OP_ADD, eps, mean)
+		     : nf_binary (r, NF_OP_ADD, mean, eps);
+  nf_value k, q = NF_NO_VALUE;
+  switch (o->scale_form)
+    {
+    case 0:
+      q = nf_unary (r, NF_OP_SQRT, a);
+      if (o->eps_kind == 5)
+	q = nf_binary (r, NF_OP_ADD, q, eps);
+      k = nf_binary (r, NF_OP_DIV, nf_const (r, f, 1.0), q);
+      break;
+    case 1:
+      k = nf_unary (r, NF_OP_RSQRT, a);
+      break;
+    case 3:
+      k = q = nf_unary (r, NF_OP_SQRT, a);
+      break;
+    default:
+      k = nf_binary (r, NF_OP_POW, a,
+		     nf_const (r, f, o->scale_form == 2 ? -0.5 : -1.0));
+    }
+  nf_type vf = nf_tensor1_type (NF_ELEM_F32, dn);
+  nf_value bk = nf_broadcast (r, k, vf);
+  nf_type svec = vec;
+  if (o->other_range)
+    svec.dims[0] = nf_sym_dim (nf_region_add_sym (r, "m", NF_NO_VALUE));
+  nf_value xs = o->other_x ? nf_load (r, zp, svec, 0, 1, 0)
+		: o->other_range ? nf_load (r, xp, svec, 0, 1, 0) : x;
+  nf_value xsw = o->half ? nf_convert (r, xs, NF_ELEM_F32) : xs;
+  nf_value w = NF_NO_VALUE, ww = NF_NO_VALUE;
+  if (o->weight)
+    {
+      w = nf_load (r, wp, vec, 0, o->weight == 3 ? 2 : 1, 0);
+      ww = o->half ? nf_convert (r, w, NF_ELEM_F32) : w;
+    }
+  g->w = w;
+  nf_value y;
+  if (o->scale_form == 3)
+    y = nf_binary (r, NF_OP_DIV, xsw, bk);
+  else
+    y = o->weight == 2 ? nf_binary (r, NF_OP_MUL, bk, xsw)
+		       : nf_binary (r, NF_OP_MUL, xsw, bk);
+  if (o->bias)
+    y = nf_binary (r, NF_OP_ADD, y,
+		   nf_load (r, zp, nf_tensor1_type (NF_ELEM_F32, dn), 0, 1, 0));
+  if (o->weight)
+    y = o->weight == 2 ? nf_binary (r, NF_OP_MUL, ww, y)
+		       : nf_binary (r, NF_OP_MUL, y, ww);
+  if (o->half)
+    y = nf_convert (r, y, NF_ELEM_F16);
+  g->result = y;
+  nf_store (r, zp, y, 0, 1, 0);
+}
+
+/* Run the RMSNorm matcher on the graph of O; check it matches (REASON
+   NULL) or fails with REASON.  */
+static void
+check_rms (const struct rms_opts *o, const char *reason, int line)
+{
+  struct graph g;
+  nf_match m;
+  build_rms (&g, o);
+  bool ok = nf_match_rmsnorm (g.r, g.anchor, &m);
+  if (reason == NULL)
+    {
+      if (!ok)
+	fprintf (stderr, "line %d: unexpected reason: %s\n", line,
+		 m.reason ? m.reason : "(none)");
+      CHECK (ok);
+      CHECK (m.cluster != NULL);
+      CHECK (m.result == g.result);
+      CHECK (m.weight == (o->weight ? g.w : NF_NO_VALUE));
+      CHECK (m.input == g.x);
+      CHECK (m.accum == NF_ELEM_F32);
+      if (m.cluster)
+	{
+	  /* The output is the fused op's one result; x is an input.  */
+	  CHECK (nf_cluster_n_live_outs (m.cluster) == 1);
+	  CHECK (nf_cluster_live_out (m.cluster, 0) == g.result);
+	  CHECK (nf_cluster_live_in_index (m.cluster, g.x) >= 0);
+	  CHECK (!nf_cluster_contains (m.cluster, g.x));
+	}
+    }
+  else
+    {
+      if (ok || !m.reason || strcmp (m.reason, reason) != 0)
+	fprintf (stderr, "line %d: want \"%s\", got %s \"%s\"\n", line,
+		 reason, ok ? "a match" : "reason",
+		 m.reason ? m.reason : "(none)");
+      CHECK (!ok && m.reason && strcmp (m.reason, reason) == 0);
+      CHECK (m.cluster == NULL);
+    }
+  nf_match_release (&m);
+  nf_region_free (g.r);
+}
+
+#define RMS(reason, ...)                                                      \
+  do                                                                          \
+    {                                                                         \
+      struct rms_opts o_ = { __VA_ARGS__ };                                   \
+      check_rms (&o_, reason, __LINE__);                                      \
+    }                                                                         \
+  while (0)
+
+static void
+test_rmsnorm (void)
+{
+  /* Positives: the variants of notes s. 6.  */
+  RMS (NULL, .weight = 1);
+  RMS (NULL, .weight = 0);
+  RMS (NULL, .weight = 2, .eps_first = 1);
+  RMS (NULL, .weight = 1, .mean_form = 1);
+  RMS (NULL, .weight = 1, .mean_form = 2, .eps_kind = 1);
+  RMS (NULL, .weight = 1, .scale_form = 1);
+  RMS (NULL, .weight = 1, .scale_form = 2);
+  RMS (NULL, .weight = 1, .scale_form = 3);
+  RMS (NULL, .weight = 1, .half = 1);
+  /* Negatives, one per guard.  */
+  RMS ("the divisor of the mean is not the reduction's trip count",
+       .weight = 1, .divisor_off = 1);
+  RMS ("eps is not a finite, non-negative constant", .weight = 1,
+       .eps_kind = 2);
+  RMS ("eps is not a loop-invariant scalar", .weight = 1, .eps_kind = 3);
+  RMS ("there is no + eps under the sqrt", .weight = 1, .eps_kind = 4);
+  RMS ("eps is added outside the sqrt", .weight = 1, .eps_kind = 5);
+  RMS ("mean + eps is raised to a power other than -0.5", .weight = 1,
+       .scale_form = 4);
+  RMS ("the weight is not indexed like x", .weight = 3);
+  RMS ("the scaled array is not the squared one", .weight = 0,
+       .other_x = 1);
+  RMS ("an operation other than a cast sits between the normalisation and "
+       "the gain",
+       .weight = 1, .bias = 1);
+  RMS ("the two factors of the square differ", .weight = 1,
+       .two_arrays = 1);
+  RMS ("the reduction does not add", .weight = 1, .add_reduce = 1);
+  RMS ("the reduction does not start from 0", .weight = 1, .init_one = 1);
+  RMS ("the scaling loop does not cover the reduction's range", .weight = 1,
+       .other_range = 1);
+}
+
+/* sqrt (reduce_add (x * x, 0)) in double, with float data widened.  */
+static void
+test_mulredsqrt (void)
+{
+  for (int variant = 0; variant < 5; variant++)
+    {
+      nf_region *r = nf_region_new ("l2");
+      nf_value np = nf_param (r, "n", nf_scalar_type (NF_ELEM_I64), false);
+      nf_type vec = nf_tensor1_type (NF_ELEM_F32,
+				     nf_sym_dim (nf_region_add_sym (r, "n",
+								    np)));
+      nf_value x = nf_load (r, nf_param (r, "x", vec, true), vec, 0, 1, 0);
+      nf_value xd = nf_convert (r, x, NF_ELEM_F64);
+      nf_value sq = variant == 1
+		      ? nf_binary (r, NF_OP_POW, xd,
+				   nf_const (r, nf_scalar_type (NF_ELEM_F64),
+					     2.0))
+		      : nf_binary (r, NF_OP_MUL, xd, xd);
+      nf_value ss = nf_reduce (r, sq,
+			       nf_const (r, nf_scalar_type (NF_ELEM_F64), 0),
+			       NF_OP_ADD, 1u);
+      nf_value root = variant == 2
+			? nf_binary (r, NF_OP_DIV, ss,
+				     nf_convert (r, np, NF_ELEM_F64))
+			: nf_unary (r, NF_OP_SQRT, ss);
+      if (variant == 3)
+	nf_value_set_escapes (r, ss);
+      if (variant == 4)
+	nf_value_set_escapes (r, sq);
+      nf_value_set_escapes (r, root);
+      nf_match m;
+      bool ok = nf_match_mulredsqrt (r, ss, &m);
+      switch (variant)
+	{
+	case 0:
+	case 1:
+	  CHECK (ok && m.result == root && m.input == x);
+	  CHECK (m.accum == NF_ELEM_F64 && m.reduce_dims == 1u);
+	  CHECK (ok && nf_cluster_contains (m.cluster, xd));
+	  CHECK (ok && nf_cluster_n_live_outs (m.cluster) == 1);
+	  break;
+	case 2:
+	  CHECK (!ok && m.reason
+		 && strcmp (m.reason, "the sum of squares is not passed to "
+				      "sqrt")
+		      == 0);
+	  break;
+	case 3:
+	  CHECK (!ok && m.reason
+		 && strcmp (m.reason, "the sum of squares is also used "
+				      "elsewhere")
+		      == 0);
+	  break;
+	case 4:
+	  CHECK (!ok && m.reason
+		 && strcmp (m.reason, "the square x * x is also used "
+				      "elsewhere")
+		      == 0);
+	  break;
+	}
+      /* The L2 norm is no RMSNorm, and says nothing about it.  */
+      nf_match m2;
+      if (variant == 0)
+	CHECK (!nf_match_rmsnorm (r, ss, &m2) && m2.reason == NULL);
+      nf_match_release (&m);
+      nf_region_free (r);
+    }
+}
+
+/* Expm1/Log1p on scalars; FORM picks the variant.  */
+static const char *
+scalar_case (int form, bool *ok_out)
+{
+  nf_region *r = nf_region_new ("f");
+  nf_type d = nf_scalar_type (NF_ELEM_F64), f = nf_scalar_type (NF_ELEM_F32);
+  nf_value x = nf_param (r, "x", d, false);
+  nf_value xf = nf_param (r, "xf", f, false);
+  nf_value y = nf_param (r, "y", d, false);
+  nf_value e = nf_unary (r, NF_OP_EXP, x), anchor = NF_NO_VALUE;
+  nf_match m;
+  bool ok = false;
+  switch (form)
+    {
+    case 0: /* exp (x) - 1 */
+      anchor = nf_binary (r, NF_OP_SUB, e, nf_const (r, d, 1));
+      break;
+    case 1: /* exp (x) + -1 */
+      anchor = nf_binary (r, NF_OP_ADD, nf_const (r, d, -1), e);
+      break;
+    case 2: /* 1 - exp (x) */
+      anchor = nf_binary (r, NF_OP_SUB, nf_const (r, d, 1), e);
+      break;
+    case 3: /* (double) expf (xf) - 1 */
+      anchor = nf_binary (r, NF_OP_SUB,
+			  nf_convert (r, nf_unary (r, NF_OP_EXP, xf),
+				      NF_ELEM_F64),
+			  nf_const (r, d, 1));
+      break;
+    case 4: /* exp (x) - 2 */
+      anchor = nf_binary (r, NF_OP_SUB, e, nf_const (r, d, 2));
+      break;
+    case 5: /* exp (x) - y */
+      anchor = nf_binary (r, NF_OP_SUB, e, y);
+      break;
+    case 6: /* (exp (x) - 1) * exp (x) */
+      anchor = nf_binary (r, NF_OP_SUB, e, nf_const (r, d, 1));
+      nf_binary (r, NF_OP_MUL, anchor, e);
+      break;
+    case 7: /* exp (x) + y: not a candidate */
+      anchor = nf_binary (r, NF_OP_ADD, e, y);
+      break;
+    }
+  if (form < 8)
+    {
+      ok = nf_match_expm1 (r, anchor, &m);
+      if (ok)
+	CHECK (m.result == anchor
+	       && (m.input == x || (form == 3 && m.input == xf)));
+    }
+  else
+    {
+      nf_value sum;
+      switch (form)
+	{
+	case 8: /* log (1 + x) */
+	  sum = nf_binary (r, NF_OP_ADD, nf_const (r, d, 1), x);
+	  break;
+	case 9: /* log (x - -1) */
+	  sum = nf_binary (r, NF_OP_SUB, x, nf_const (r, d, -1));
+	  break;
+	case 10: /* log ((double) (xf + 1)) */
+	  sum = nf_convert (r, nf_binary (r, NF_OP_ADD, xf,
+					  nf_const (r, f, 1)),
+			    NF_ELEM_F64);
+	  break;
+	case 11: /* log (2 + x) */
+	  sum = nf_binary (r, NF_OP_ADD, nf_const (r, d, 2), x);
+	  break;
+	case 12: /* t = 1 + x; log (t) * t */
+	  sum = nf_binary (r, NF_OP_ADD, x, nf_const (r, d, 1));
+	  nf_value_set_escapes (r, sum);
+	  break;
+	default: /* log (x + y): not a candidate */
+	  sum = nf_binary (r, NF_OP_ADD, x, y);
+	}
+      anchor = nf_unary (r, NF_OP_LOG, sum);
+      ok = nf_match_log1p (r, anchor, &m);
+      if (ok)
+	CHECK (m.result == anchor && (m.input == x || m.input == xf));
+    }
+  static char reason[128];
+  snprintf (reason, sizeof reason, "%s", m.reason ? m.reason : "");
+  nf_match_release (&m);
+  nf_region_free (r);
+  *ok_out = ok;
+  return reason;
+}
+
+static void
+test_scalar (void)
+{
+  static const struct
+  {
+    int form;
+    bool ok;
+    const char *reason;
+  } cases[] = {
+    { 0, true, "" },
+    { 1, true, "" },
+    { 2, true, "" },
+    { 3, true, "" },
+    { 4, false, "the constant subtracted from exp is not 1" },
+    { 5, false, "the value subtracted from exp is not the constant 1" },
+    { 6, false, "the result of exp is also used elsewhere" },
+    { 7, false, "" },
+    { 8, true, "" },
+    { 9, true, "" },
+    { 10, true, "" },
+    { 11, false, "the constant added to the argument of log is not 1" },
+    { 12, false, "the argument 1 + x of log is also used elsewhere" },
+    { 13, false, "" },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+      bool ok;
+      const char *reason = scalar_case (cases[i].form, &ok);
+      if (ok != cases[i].ok || strcmp (reason, cases[i].reason) != 0)
+	fprintf (stderr, "scalar form %d: %d \"%s\"\n", cases[i].form, ok,
+		 reason);
+      CHECK (ok == cases[i].ok);
+      CHECK (strcmp (reason, cases[i].reason) == 0);
+    }
+}
+
+int
+main (void)
+{
+  test_rmsnorm ();
+  test_mulredsqrt ();
+  test_scalar ();
+  NF_DONE ();
+}
