@@ -33,6 +33,10 @@
    3. Guards, each a `missed` reason: the exp result (or the 1 + x) has no
       other use, otherwise both values would be needed; the constant is
       exactly 1; the call cannot throw.
+   Steps 1-3 are lower/'s matchers (match-scalar.c), shared with the
+   libclang front end: this file builds the region IR of the statements
+   around the anchor (to-ir.cc), asks the matcher, and maps its answer
+   back to GIMPLE for step 4.
    4. Rewrite in place: the exp call becomes the expm1 call (its virtual
       operands, i.e. errno, stay as they were) and the subtraction
       E + 0.0 (a copy when signed zeros don't matter); the log call
@@ -60,8 +64,11 @@
 
 #include "kinds.h"
 #include "report.h"
+#include "ir.h"
+#include "match.h"
 #include "nf-plugin.h"
 #include "gcc-pass.h"
+#include "to-ir.h"
 
 /* Whether missed candidates are recorded: only by the late instance, so
    that a near miss is reported once, after GCC's scalar cleanups had
@@ -113,26 +120,6 @@ nf_match_call (gimple *stmt, const struct nf_mathfn *fns,
 	return call;
       }
   return NULL;
-}
-
-/* If T is an SSA name defined by a conversion from a narrower float type
-   (exact, so transparent to the rewrite), return the converted operand;
-   otherwise NULL.  */
-static tree
-nf_widened_from (tree t)
-{
-  if (TREE_CODE (t) != SSA_NAME)
-    return NULL_TREE;
-  gimple *def = SSA_NAME_DEF_STMT (t);
-  if (!is_gimple_assign (def)
-      || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def)))
-    return NULL_TREE;
-  tree op = gimple_assign_rhs1 (def);
-  if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (t))
-      || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (op))
-      || TYPE_PRECISION (TREE_TYPE (op)) >= TYPE_PRECISION (TREE_TYPE (t)))
-    return NULL_TREE;
-  return op;
 }
 
 /* Whether the built-in TO can be called and CALL cannot throw; otherwise
@@ -211,72 +198,60 @@ nf_scalar_entry_init (struct nf_scalar_entry *e, enum nf_kind kind,
   e->d.n_notes = n_notes;
 }
 
+/* The built-in of FNS that CALL calls, or NULL.  */
+static const struct nf_mathfn *
+nf_which_fn (gcall *call, const struct nf_mathfn *fns)
+{
+  const struct nf_mathfn *fn = NULL;
+  return nf_match_call (call, fns, &fn) ? fn : NULL;
+}
+
+/* The first member of M's cluster with opcode OP, or NF_NO_VALUE.  */
+static nf_value
+nf_cluster_find (const nf_match *m, enum nf_opcode op)
+{
+  const nf_region *r = nf_cluster_region (m->cluster);
+  for (int i = 0; i < nf_cluster_size (m->cluster); i++)
+    if (nf_op (r, nf_cluster_op (m->cluster, i)) == op)
+      return nf_cluster_op (m->cluster, i);
+  return NF_NO_VALUE;
+}
+
 /* Step 1: if the assignment at GSI is an Expm1 candidate, rewrite it or
    record why not.  Returns true if it rewrote (or reported) a region.  */
 static bool
 nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
 {
   gimple *stmt = gsi_stmt (*gsi);
-  enum tree_code code = gimple_assign_rhs_code (stmt);
   tree lhs = gimple_assign_lhs (stmt);
-  tree op1 = gimple_assign_rhs1 (stmt), op2 = gimple_assign_rhs2 (stmt);
-  tree e = NULL_TREE, c = NULL_TREE; /* The exp value, the other operand.  */
-  bool one_minus = false;	/* 1 - E rather than E - 1.  */
+  struct nf_expr_region g;
+  nf_match m;
 
-  if ((code != MINUS_EXPR && code != PLUS_EXPR)
-      || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (lhs)))
+  /* Steps 1 and 3: the shape and the guards are lower/'s matcher's.  */
+  if (!nf_expr_init (&g))
     return false;
-
-  /* Find which operand is (possibly widened) exp.  */
-  const struct nf_mathfn *fn = NULL;
-  gcall *call = NULL;
-  tree wide = NULL_TREE;	/* The widened exp value, if any.  */
-  for (int i = 0; i < 2 && !call; i++)
+  nf_value anchor = nf_expr_expm1 (&g, stmt);
+  if (anchor == NF_NO_VALUE || !nf_match_expm1 (g.r, anchor, &m))
     {
-      e = i == 0 ? op1 : op2;
-      c = i == 0 ? op2 : op1;
-      if (TREE_CODE (e) != SSA_NAME)
-	continue;
-      tree inner = nf_widened_from (e);
-      tree v = inner ? inner : e;
-      if (TREE_CODE (v) == SSA_NAME
-	  && (call = nf_match_call (SSA_NAME_DEF_STMT (v), nf_exp_fns, &fn)))
-	{
-	  wide = inner ? e : NULL_TREE;
-	  one_minus = code == MINUS_EXPR && i == 1;
-	}
-    }
-  if (!call)
-    return false;
-
-  /* The other operand must be the constant that makes it the idiom:
-     E - 1, E + -1, 1 - E.  Name the near misses.  */
-  bool ok = (code == MINUS_EXPR && real_onep (c))
-	    || (code == PLUS_EXPR && real_minus_onep (c));
-  if (!ok)
-    {
-      const char *why;
-      bool is_const = TREE_CODE (c) == REAL_CST;
-      if (!is_const && (code == PLUS_EXPR || one_minus))
-	return false;		/* exp (x) + y, y - exp (x): not candidates.  */
-      if (code == PLUS_EXPR)
-	why = "the constant added to exp is not -1";
-      else if (one_minus)
-	why = "exp is subtracted from a constant other than 1";
-      else if (is_const)
-	why = "the constant subtracted from exp is not 1";
-      else
-	why = "the value subtracted from exp is not the constant 1";
-      nf_scalar_missed (stmt, NF_KIND_EXPM1, why);
+      if (anchor != NF_NO_VALUE && m.reason)
+	nf_scalar_missed (stmt, NF_KIND_EXPM1, m.reason);
+      nf_expr_fini (&g);
       return false;
     }
-  tree ev = gimple_call_lhs (call);
-  if (!has_single_use (ev) || (wide && !has_single_use (wide)))
-    {
-      nf_scalar_missed (stmt, NF_KIND_EXPM1,
-			"the result of exp is also used elsewhere");
-      return false;
-    }
+  /* The GIMPLE the match stands for.  */
+  nf_value expv = nf_cluster_find (&m, NF_OP_EXP);
+  nf_value widev = nf_cluster_find (&m, NF_OP_CONVERT);
+  tree ev = nf_expr_tree (&g, expv);
+  tree wide = widev != NF_NO_VALUE ? nf_expr_tree (&g, widev) : NULL_TREE;
+  gcall *call = nf_as_call (SSA_NAME_DEF_STMT (ev));
+  const struct nf_mathfn *fn = nf_which_fn (call, nf_exp_fns);
+  bool one_minus = nf_op (g.r, anchor) == NF_OP_SUB
+		   && nf_cluster_contains (m.cluster,
+					   nf_op_operand (g.r, anchor, 1));
+  tree x = nf_expr_tree (&g, m.input);
+  nf_match_release (&m);
+  nf_expr_fini (&g);
+  gcc_assert (call && fn && x);
   if (!nf_can_replace (fun, stmt, call, fn, NF_KIND_EXPM1))
     return false;
 
@@ -289,9 +264,8 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
 	"alone" };
   struct nf_scalar_entry entry;
   char msg[128];
-  nf_scalar_entry_init (&entry, NF_KIND_EXPM1, fn, TREE_TYPE (ev),
-			gimple_call_arg (call, 0), lhs, notes,
-			flag_errno_math ? 2 : 1);
+  nf_scalar_entry_init (&entry, NF_KIND_EXPM1, fn, TREE_TYPE (ev), x, lhs,
+			notes, flag_errno_math ? 2 : 1);
   snprintf (msg, sizeof msg, "Expm1: replaced %s%s (x)%s by %s%s (x)",
 	    one_minus ? "1 - " : "", fn->from_name, one_minus ? "" : " - 1",
 	    one_minus ? "-" : "", fn->to_name);
@@ -323,38 +297,6 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
   return true;
 }
 
-/* If T is an SSA name defined as X + 1, 1 + X or X - -1, return X and set
-   *DEF to the definition; otherwise NULL.  Sets *NEAR when T is X + C with
-   another constant C (a near miss worth a reason).  */
-static tree
-nf_one_plus (tree t, gimple **def, bool *near)
-{
-  *near = false;
-  if (TREE_CODE (t) != SSA_NAME)
-    return NULL_TREE;
-  gimple *g = SSA_NAME_DEF_STMT (t);
-  if (!is_gimple_assign (g))
-    return NULL_TREE;
-  enum tree_code code = gimple_assign_rhs_code (g);
-  tree a = gimple_assign_rhs1 (g), b = gimple_assign_rhs2 (g);
-  *def = g;
-  if (code == PLUS_EXPR)
-    {
-      if (real_onep (b))
-	return a;
-      if (real_onep (a))
-	return b;
-      *near = TREE_CODE (a) == REAL_CST || TREE_CODE (b) == REAL_CST;
-    }
-  else if (code == MINUS_EXPR)
-    {
-      if (real_minus_onep (b))
-	return a;
-      *near = TREE_CODE (b) == REAL_CST;
-    }
-  return NULL_TREE;
-}
-
 /* Step 2: if the statement at GSI is a Log1p candidate, rewrite it or
    record why not.  Returns true if it rewrote (or reported) a region.  */
 static bool
@@ -362,29 +304,32 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
 {
   const struct nf_mathfn *fn;
   gcall *call = nf_match_call (gsi_stmt (*gsi), nf_log_fns, &fn);
-  if (!call)
-    return false;
+  struct nf_expr_region g;
+  nf_match m;
 
+  if (!call || !nf_expr_init (&g))
+    return false;
+  nf_value anchor = nf_expr_log1p (&g, call);
+  if (anchor == NF_NO_VALUE || !nf_match_log1p (g.r, anchor, &m))
+    {
+      if (anchor != NF_NO_VALUE && m.reason)
+	nf_scalar_missed (call, NF_KIND_LOG1P, m.reason);
+      nf_expr_fini (&g);
+      return false;
+    }
+  /* The GIMPLE the match stands for: the sum, and the conversion of it
+     (log ((double) (1.0f + xf))) if any.  */
   tree arg = gimple_call_arg (call, 0);
-  tree narrow = nf_widened_from (arg); /* log ((double) (1.0f + xf)).  */
-  tree sum = narrow ? narrow : arg;
-  gimple *sum_def = NULL;
-  bool near;
-  tree x = nf_one_plus (sum, &sum_def, &near);
-  if (!x)
-    {
-      if (near)
-	nf_scalar_missed (call, NF_KIND_LOG1P,
-			  "the constant added to the argument of log is "
-			  "not 1");
-      return false;
-    }
-  if (!has_single_use (sum) || (narrow && !has_single_use (arg)))
-    {
-      nf_scalar_missed (call, NF_KIND_LOG1P,
-			"the argument 1 + x of log is also used elsewhere");
-      return false;
-    }
+  nf_value sumv = nf_op (g.r, nf_op_operand (g.r, anchor, 0)) == NF_OP_CONVERT
+		    ? nf_op_operand (g.r, nf_op_operand (g.r, anchor, 0), 0)
+		    : nf_op_operand (g.r, anchor, 0);
+  tree sum = nf_expr_tree (&g, sumv);
+  tree narrow = sum != arg ? sum : NULL_TREE;
+  tree x = nf_expr_tree (&g, m.input);
+  gimple *sum_def = SSA_NAME_DEF_STMT (sum);
+  nf_match_release (&m);
+  nf_expr_fini (&g);
+  gcc_assert (x && sum);
   if (!nf_can_replace (fun, call, call, fn, NF_KIND_LOG1P))
     return false;
 
