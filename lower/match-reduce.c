@@ -27,9 +27,10 @@
    anywhere (f16/f32 storage with a wider accumulator); anything else
    between normalisation and gain rejects.
 
-   Limitations: the weight must be indexed exactly like x (same type and
-   strides), so a 1-D weight broadcast over 2-D rows is not yet accepted;
-   a per-row eps is rejected as not loop-invariant.
+   Rows: x may be a 2-D tensor (rows of n contiguous elements) reduced
+   over its last dimension; the weight is then one row broadcast over
+   all rows.  Limitations: a per-row eps is rejected as not
+   loop-invariant; the weight must have x's element stride.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -282,6 +283,21 @@ nf_product_leaves (const nf_region *r, nf_value v, nf_value q, bool divide,
 		       leaves);
 }
 
+/* Whether the LOAD W is a weight indexed like the LOAD X: the same type
+   and strides, or, for rows of X (rank 2), one row's worth (rank 1 over
+   X's last dimension, same element stride) broadcast over the rows.  */
+static bool
+nf_weight_like (const nf_region *r, nf_value w, nf_value x)
+{
+  nf_type wt = nf_value_type (r, w), xt = nf_value_type (r, x);
+  if (nf_access_stride (r, w) != nf_access_stride (r, x))
+    return false;
+  if (nf_type_equal (wt, xt))
+    return nf_access_row_stride (r, w) == nf_access_row_stride (r, x);
+  nf_type row = nf_tensor1_type (xt.elem, xt.dims[1]);
+  return xt.rank == 2 && nf_type_equal (wt, row);
+}
+
 /* Step 3: from SCALE (the value k, or q in DIVIDE mode) up the chain of
    products to the output; check its leaves are x, k and at most one
    weight indexed like X.  */
@@ -339,9 +355,7 @@ nf_match_scaling (const nf_region *r, nf_value scale, bool divide,
       else if (w == NF_NO_VALUE && nf_op (r, f) == NF_OP_LOAD
 	       && nf_access_base (r, f) != nf_access_base (r, x))
 	{
-	  if (!nf_type_equal (nf_value_type (r, f), nf_value_type (r, x))
-	      || nf_access_stride (r, f) != nf_access_stride (r, x)
-	      || nf_access_row_stride (r, f) != nf_access_row_stride (r, x))
+	  if (!nf_weight_like (r, f, x))
 	    return nf_match_fail (m, "the weight is not indexed like x");
 	  w = f;
 	}

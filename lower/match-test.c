@@ -410,9 +410,59 @@ test_scalar (void)
     }
 }
 
+/* RMSNorm over rows: x is rows x n, reduced over dimension 1, scaled by a
+   weight of n broadcast over the rows.  REDUCE_DIM 0 reduces the wrong
+   dimension; WSTRIDE 2 is a weight not indexed like x.  */
+static void
+test_rows (unsigned reduce_mask, int wstride, const char *reason)
+{
+  nf_region *r = nf_region_new ("rmsnorm_rows");
+  nf_type f = nf_scalar_type (NF_ELEM_F32);
+  nf_value rp = nf_param (r, "rows", nf_scalar_type (NF_ELEM_I32), false);
+  nf_value np = nf_param (r, "n", nf_scalar_type (NF_ELEM_I32), false);
+  nf_dim rows = nf_sym_dim (nf_region_add_sym (r, "rows", rp));
+  nf_dim n = nf_sym_dim (nf_region_add_sym (r, "n", np));
+  nf_type mat = nf_tensor2_type (NF_ELEM_F32, rows, n);
+  nf_type row = nf_tensor1_type (NF_ELEM_F32, n);
+  nf_value xp = nf_param (r, "x", mat, true);
+  nf_value wp = nf_param (r, "w", row, true);
+  nf_value x = nf_load (r, xp, mat, 0, 1, 4096);
+  nf_value w = nf_load (r, wp, row, 0, wstride, 0);
+  nf_value ss = nf_reduce (r, nf_binary (r, NF_OP_MUL, x, x),
+			   nf_const (r, f, 0), NF_OP_ADD, reduce_mask);
+  nf_value mean
+    = nf_binary (r, NF_OP_DIV, ss,
+		 nf_convert (r, reduce_mask == 2u ? np : rp, NF_ELEM_F32));
+  nf_value k = nf_unary (r, NF_OP_RSQRT,
+			 nf_binary (r, NF_OP_ADD, mean, nf_const (r, f, 1e-6)));
+  nf_value y = nf_binary (r, NF_OP_MUL,
+			  nf_binary (r, NF_OP_MUL, x, nf_broadcast (r, k, mat)),
+			  nf_broadcast (r, w, mat));
+  nf_store (r, xp, y, 0, 1, 4096);
+  nf_match m;
+  bool ok = nf_match_rmsnorm (r, ss, &m);
+  if (!reason)
+    {
+      CHECK (ok && m.result == y && m.weight == w && m.input == x);
+      CHECK (ok && m.reduce_dims == 2u);
+    }
+  else
+    {
+      if (ok || !m.reason || strcmp (m.reason, reason))
+	fprintf (stderr, "rows: want \"%s\", got \"%s\"\n", reason,
+		 m.reason ? m.reason : "(match)");
+      CHECK (!ok && m.reason && strcmp (m.reason, reason) == 0);
+    }
+  nf_match_release (&m);
+  nf_region_free (r);
+}
+
 int
 main (void)
 {
+  test_rows (2u, 1, NULL);
+  test_rows (1u, 1, "the reduction is not over the last dimension");
+  test_rows (2u, 2, "the weight is not indexed like x");
   test_rmsnorm ();
   test_mulredsqrt ();
   test_scalar ();
