@@ -8,6 +8,8 @@
 #include "report.h"
 #include "ir.h"
 #include "cluster.h"
+#include "emit.h"
+#include "emit.h"
 
 int
 main (void)
