@@ -38,7 +38,8 @@ for f in "$tmp"/dumps/*; do
   n=$((n + 1))
   case $base in
     *.mlir)
-      if ! "$MLIR_OPT" --allow-unregistered-dialect "$f" > "$tmp/$base.norm" 2> "$tmp/$base.err"; then
+      if ! "$MLIR_OPT" --allow-unregistered-dialect "$f" \
+	   > "$tmp/$base.norm" 2> "$tmp/$base.err"; then
 	echo "emit-check: FAIL: $MLIR_OPT rejects $base:" >&2
 	cat "$tmp/$base.err" >&2
 	sed 's/^/  | /' "$f" >&2

@@ -572,8 +572,8 @@ nf_hlo_coerce (struct nf_hlo_printer *p, const char *name, nf_value origin,
       char cur[NF_NAME_SIZE];
       snprintf (cur, sizeof cur, "%s", out);
       snprintf (out, NF_NAME_SIZE, "%%t%d", p->tmp++);
-      fprintf (p->f, "%s%s = \"%s.broadcast_in_dim\"(%s) {broadcast_dimensions = ",
-	       p->indent, out, p->d->prefix, cur);
+      fprintf (p->f, "%s%s = \"%s.broadcast_in_dim\"(%s) "
+	       "{broadcast_dimensions = ", p->indent, out, p->d->prefix, cur);
       nf_hlo_dims (p, dims, n);
       fputs ("} : (", p->f);
       nf_emit_type (p->f, from);

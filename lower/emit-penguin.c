@@ -9,12 +9,15 @@
    was matched (Expm1 and Log1p keep their long form here, unlike the
    HLO dumps), then the results.  For RMSNorm:
 
-     # neuronfuse rendering of a Neuron-style NeuronTensorOp; not a format the Neuron tools read
-     %r0 = NeuronTensorOp(%x, %n, %eps, %w, op="RMSNorm", reduce_dims=[0], dtype=f32, accum=f64, function="rmsnorm", loc="rms.c:3:5")
-       %v11 = multiply(%x, %x) : f32[n]
-       %v12 = reduce_add(%v11, 0, dims=[0]) : f32
+     # neuronfuse rendering of a Neuron-style NeuronTensorOp; not a ...
+     %r0 = NeuronTensorOp(%x, %n, %w, op="RMSNorm", reduce_dims=[0],
+	   dtype=f32, accum=f32, eps=9.99999975e-06, function="rmsnorm",
+	   loc="rms.c:3:5")				(one line)
+       %v8 = multiply(%x, %x) : f32[n]
+       %v9 = reduce_add(%v8, 0, dims=[0]) : f32
        ...
-       return %v20
+       %v16 = multiply(%v15, %w) : f32[n]
+       return %v16
 
    Names: a parameter (or a unit-stride load of one from offset 0) is
    %<its name>, anything else %v<id>.  The format is stable: tests and
