@@ -5,11 +5,13 @@
 #include "ir.h"
 #include "cluster.h"
 #include "match.h"
+#include "emit.h"
 #include "kinds.h"
 #include "report.h"
 #include "ir.h"
 #include "cluster.h"
 #include "match.h"
+#include "emit.h"
 
 int
 main (void)
