@@ -161,6 +161,19 @@ test_rmsnorm (void)
   other.kind = NF_KIND_MULREDSQRT;
   CHECK (dump (nf_emit_rmsnorm_custom_call, &other, 0, "x", "mlir", &err)
 	 == NULL);
+
+  /* The matcher finds exactly the match these dumps were made from, so
+     the goldens are what the plugin will dump for this code.  */
+  nf_match found;
+  CHECK (nf_match_rmsnorm (r, m.anchor, &found));
+  CHECK (found.input == m.input && found.weight == m.weight
+	 && found.eps == m.eps && found.result == m.result
+	 && found.reduce_dims == m.reduce_dims && found.accum == m.accum);
+  CHECK (found.cluster
+	 && nf_cluster_size (found.cluster) == nf_cluster_size (m.cluster));
+  for (int i = 0; found.cluster && i < nf_cluster_size (m.cluster); i++)
+    CHECK (nf_cluster_op (found.cluster, i) == nf_cluster_op (m.cluster, i));
+  nf_match_release (&found);
   nf_cluster_free (m.cluster);
   nf_region_free (r);
 
