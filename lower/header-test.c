@@ -6,12 +6,14 @@
 #include "cluster.h"
 #include "match.h"
 #include "emit.h"
+#include "dump.h"
 #include "kinds.h"
 #include "report.h"
 #include "ir.h"
 #include "cluster.h"
 #include "match.h"
 #include "emit.h"
+#include "dump.h"
 
 int
 main (void)

@@ -10,6 +10,7 @@
 
 #include "kinds.h"
 #include "report.h"
+#include "match.h"
 #include "gcc-common.h"
 
 enum nf_mode
@@ -26,6 +27,7 @@ struct nf_options
   unsigned kinds;		/* kinds=LIST: mask of enum nf_kind.  */
   enum nf_mode mode;		/* mode=rewrite|report.  */
   const char *report_path;	/* report=FILE, or NULL.  */
+  const char *dump_dir;		/* dump-hlo=DIR, or NULL.  */
 };
 
 extern struct nf_options nf_opts;
@@ -34,9 +36,12 @@ extern struct nf_options nf_opts;
 extern nf_report *nf_unit_report;
 
 /* Record a transformed region DESC whose location is taken from STMT
-   (DESC's kind, callee and remark text are the caller's) and emit the
-   `optimized:` remark MSG (or a `note:` in mode=report).  */
-void nf_record_region (gimple *stmt, nf_region_desc *desc, const char *msg);
+   (DESC's kind, callee and remark text are the caller's), emit the
+   `optimized:` remark MSG (or a `note:` in mode=report), and with
+   dump-hlo=DIR write the dumps of MATCH.  Returns the region's id in the
+   report (0 when there is no report).  */
+int nf_record_region (gimple *stmt, nf_region_desc *desc, const char *msg,
+		      const nf_match *match);
 
 /* Record a rejected candidate of KIND at STMT with REASON, and emit the
    `missed:` remark "KIND: not rewritten: REASON".  */

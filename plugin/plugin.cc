@@ -4,6 +4,8 @@
 
    Arguments (DESIGN.md section 3):
      report=FILE        write the unit's JSON report to FILE
+     dump-hlo=DIR       write each region as MHLO, StableHLO and Penguin
+                        text into the existing directory DIR
      kinds=LIST         comma list of kinds to enable (RMSNorm, MulRedSqrt,
                         Expm1, Log1p, or all); default all
      mode=rewrite       find, rewrite and report (default)
@@ -26,18 +28,22 @@
 
 #include "kinds.h"
 #include "report.h"
+#include "dump.h"
 #include "nf-plugin.h"
 #include "plugin-version.h" /* gcc_version: only here, it is static.  */
 
 NF_VISIBLE int plugin_is_GPL_compatible;
 
 struct nf_options nf_opts = { false, false, NF_KIND_ALL, NF_MODE_REWRITE,
-			      NULL };
+			      NULL, NULL };
 nf_report *nf_unit_report;
 
 static const char nf_help[]
   = "neuronfuse: fuse RMSNorm, sqrt(sum x^2), exp(x)-1 and log(1+x) idioms\n"
     "  -fplugin-arg-neuronfuse-report=FILE   write a JSON report to FILE\n"
+    "  -fplugin-arg-neuronfuse-dump-hlo=DIR  write each region's MHLO, "
+    "StableHLO and\n"
+    "                                        Penguin text into DIR\n"
     "  -fplugin-arg-neuronfuse-kinds=LIST    kinds to enable: RMSNorm,"
     "MulRedSqrt,Expm1,Log1p or all\n"
     "  -fplugin-arg-neuronfuse-mode=rewrite|report\n"
@@ -139,6 +145,20 @@ nf_parse_args (const char *name, int argc, struct plugin_argument *argv)
 	  if (nf_value_missing (name, arg))
 	    return false;
 	  nf_opts.report_path = arg->value;
+	}
+      else if (strcmp (key, "dump-hlo") == 0)
+	{
+	  if (nf_value_missing (name, arg))
+	    return false;
+	  int err = nf_dump_dir_check (arg->value);
+	  if (err)
+	    {
+	      error (G_ ("invalid option argument %<-fplugin-arg-%s-%s=%s%>: "
+			 "%s"),
+		     name, key, arg->value, xstrerror (err));
+	      return false;
+	    }
+	  nf_opts.dump_dir = arg->value;
 	}
       else if (strcmp (key, "kinds") == 0)
 	{

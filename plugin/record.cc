@@ -9,6 +9,8 @@
 
 #include "kinds.h"
 #include "report.h"
+#include "match.h"
+#include "dump.h"
 #include "nf-plugin.h"
 
 /* The report location of STMT.  */
@@ -28,10 +30,44 @@ nf_current_function_name (void)
 	   : "?";
 }
 
-void
-nf_record_region (gimple *stmt, nf_region_desc *desc, const char *msg)
+/* The dump files' stem for the current function: the main input's base
+   name and the function's, with anything but [A-Za-z0-9_.-] as '_' (C++
+   names carry their signature).  */
+static void
+nf_dump_stem (char *buf, size_t size)
+{
+  const char *in = lbasename (nf_main_input_filename ());
+  snprintf (buf, size, "%s.%s", in, nf_current_function_name ());
+  for (char *p = buf; *p; p++)
+    if (!ISALNUM (*p) && *p != '_' && *p != '.' && *p != '-')
+      *p = '_';
+}
+
+/* Write the dumps of MATCH, region ID, for STMT.  An unwritable file is
+   an error of the compilation; a form that cannot express the region is
+   a note under verbose.  */
+static void
+nf_dump (gimple *stmt, const nf_match *match, int id)
+{
+  char stem[256];
+  const char *skipped = NULL;
+
+  nf_dump_stem (stem, sizeof stem);
+  int err = nf_dump_region (nf_opts.dump_dir, stem, match, id, &skipped);
+  if (err)
+    error_at (gimple_location (stmt),
+	      "cannot write neuronfuse dump in %qs: %s", nf_opts.dump_dir,
+	      xstrerror (err));
+  else if (skipped && nf_opts.verbose)
+    inform (gimple_location (stmt), "neuronfuse: no HLO dump: %s", skipped);
+}
+
+int
+nf_record_region (gimple *stmt, nf_region_desc *desc, const char *msg,
+		  const nf_match *match)
 {
   bool report_only = nf_opts.mode == NF_MODE_REPORT;
+  int id = 0;
 
   desc->function = nf_current_function_name ();
   desc->loc = nf_stmt_location (stmt);
@@ -44,7 +80,10 @@ nf_record_region (gimple *stmt, nf_region_desc *desc, const char *msg)
     inform (gimple_location (stmt), "neuronfuse: %s%s", msg,
 	    report_only ? " (mode=report: not applied)" : "");
   if (nf_unit_report)
-    nf_report_add_region (nf_unit_report, desc);
+    id = nf_report_add_region (nf_unit_report, desc);
+  if (nf_opts.dump_dir && match)
+    nf_dump (stmt, match, id ? id : 1);
+  return id;
 }
 
 void

@@ -249,11 +249,13 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
 		   && nf_cluster_contains (m.cluster,
 					   nf_op_operand (g.r, anchor, 1));
   tree x = nf_expr_tree (&g, m.input);
-  nf_match_release (&m);
-  nf_expr_fini (&g);
   gcc_assert (call && fn && x);
   if (!nf_can_replace (fun, stmt, call, fn, NF_KIND_EXPM1))
-    return false;
+    {
+      nf_match_release (&m);
+      nf_expr_fini (&g);
+      return false;
+    }
 
   static const char *const notes[]
     = { "more accurate, not bit-identical: expm1 stays accurate (about "
@@ -269,7 +271,9 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
   snprintf (msg, sizeof msg, "Expm1: replaced %s%s (x)%s by %s%s (x)",
 	    one_minus ? "1 - " : "", fn->from_name, one_minus ? "" : " - 1",
 	    one_minus ? "-" : "", fn->to_name);
-  nf_record_region (stmt, &entry.d, msg);
+  nf_record_region (stmt, &entry.d, msg, &m);
+  nf_match_release (&m);
+  nf_expr_fini (&g);
   if (nf_opts.mode == NF_MODE_REPORT)
     return true;
 
@@ -327,11 +331,13 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
   tree narrow = sum != arg ? sum : NULL_TREE;
   tree x = nf_expr_tree (&g, m.input);
   gimple *sum_def = SSA_NAME_DEF_STMT (sum);
-  nf_match_release (&m);
-  nf_expr_fini (&g);
   gcc_assert (x && sum);
   if (!nf_can_replace (fun, call, call, fn, NF_KIND_LOG1P))
-    return false;
+    {
+      nf_match_release (&m);
+      nf_expr_fini (&g);
+      return false;
+    }
 
   tree lhs = gimple_call_lhs (call);
   static const char *const notes[]
@@ -347,7 +353,9 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
      the call's location is the header's; the sum is the user's.  */
   nf_record_region (in_system_header_at (gimple_location (call)) ? sum_def
 								   : call,
-		    &entry.d, msg);
+		    &entry.d, msg, &m);
+  nf_match_release (&m);
+  nf_expr_fini (&g);
   if (nf_opts.mode == NF_MODE_REPORT)
     return true;
 

@@ -208,6 +208,7 @@ nf_expr_expm1 (struct nf_expr_region *g, gimple *stmt)
   nf_expr_uses (g, a, t1);
   if (t2 != t1)
     nf_expr_uses (g, b, t2);
+  nf_value_set_escapes (g->r, v);	/* The result leaves the region.  */
   return v;
 }
 
@@ -253,5 +254,6 @@ nf_expr_log1p (struct nf_expr_region *g, gcall *call)
   nf_value a = nf_expr_log_operand (g, arg);
   nf_value v = nf_expr_note (g, nf_unary (g->r, NF_OP_LOG, a), lhs);
   nf_expr_uses (g, a, arg);
+  nf_value_set_escapes (g->r, v);	/* The result leaves the region.  */
   return v;
 }
