@@ -22,8 +22,10 @@ struct rms_opts
   int half;		/* f16 storage, f32 accumulation.  */
   int other_x;		/* Scale z, not the squared x.  */
   int bias;		/* (x * k + b) * w.  */
+  int relu;		/* fmax (x * k, 0) * w.  */
   int two_arrays;	/* Square x * z.  */
-  int add_reduce;	/* Combiner max.  */
+  int add_reduce;	/* Combiner max (2: opaque, as a front end records
+			   a loop with an early exit or a side effect).  */
   int init_one;		/* Reduction starts from 1.  */
   int other_range;	/* Scaling loop over m, not n.  */
 };
@@ -55,7 +57,10 @@ build_rms (struct graph *g, const struct rms_opts *o)
   nf_value sq = nf_binary (r, NF_OP_MUL, xw, ow);
   nf_value ss = g->anchor
     = nf_reduce (r, sq, nf_const (r, f, o->init_one ? 1.0 : 0.0),
-		 o->add_reduce ? NF_OP_MAX : NF_OP_ADD, 1u);
+		 o->add_reduce == 2   ? NF_OP_OPAQUE
+		 : o->add_reduce == 1 ? NF_OP_MAX
+				      : NF_OP_ADD,
+		 1u);
   nf_value nv = nf_convert (r, np, NF_ELEM_F32);
   if (o->divisor_off)
     nv = nf_binary (r, NF_OP_SUB, nv, nf_const (r, f, 1.0));
@@ -120,6 +125,8 @@ build_rms (struct graph *g, const struct rms_opts *o)
   if (o->bias)
     y = nf_binary (r, NF_OP_ADD, y,
 		   nf_load (r, zp, nf_tensor1_type (NF_ELEM_F32, dn), 0, 1, 0));
+  if (o->relu)
+    y = nf_binary (r, NF_OP_MAX, y, nf_const (r, f, 0.0));
   if (o->weight)
     y = o->weight == 2 ? nf_binary (r, NF_OP_MUL, ww, y)
 		       : nf_binary (r, NF_OP_MUL, y, ww);
@@ -211,6 +218,10 @@ test_rmsnorm (void)
   RMS ("the two factors of the square differ", .weight = 1,
        .two_arrays = 1);
   RMS ("the reduction does not add", .weight = 1, .add_reduce = 1);
+  RMS ("the reduction does not add", .weight = 1, .add_reduce = 2);
+  RMS ("an operation other than a cast sits between the normalisation and "
+       "the gain",
+       .weight = 1, .relu = 1);
   RMS ("the reduction does not start from 0", .weight = 1, .init_one = 1);
   RMS ("the scaling loop does not cover the reduction's range", .weight = 1,
        .other_range = 1);
