@@ -807,15 +807,29 @@ nf_emit_hlo_body (FILE *f, const nf_match *m, const nf_hlo_dialect *d,
   enum nf_opcode canon = nf_hlo_canonical (m);
   if (canon != NF_OP_COUNT_)
     {
-      nf_type t = nf_value_type (p.r, m->result);
+      /* The op runs in the type of the exp or log it replaces (M->accum):
+	 (double) expf (x) - 1 is (double) expm1f (x), not expm1 of a
+	 widened x; log ((double) (1.0f + xf)) is log1p ((double) xf).  */
+      nf_type res = nf_value_type (p.r, m->result), t = res;
+      t.elem = m->accum;
       char name[NF_NAME_SIZE], a[NF_NAME_SIZE];
       nf_hlo_name (&p, m->input, name);
       nf_hlo_coerce (&p, name, m->input, nf_value_type (p.r, m->input), t,
 		     a);
-      fprintf (f, "%s%%v%d = \"%s.%s\"(%s) : ", indent, m->result, d->prefix,
-	       nf_emit_op_name (canon), a);
+      if (t.elem == res.elem)
+	fprintf (f, "%s%%v%d = ", indent, m->result);
+      else
+	fprintf (f, "%s%%c%d = ", indent, m->result);
+      fprintf (f, "\"%s.%s\"(%s) : ", d->prefix, nf_emit_op_name (canon), a);
       nf_hlo_same_types (f, 1, t, t);
       fputc ('\n', f);
+      if (t.elem != res.elem)
+	{
+	  fprintf (f, "%s%%v%d = \"%s.convert\"(%%c%d) : ", indent, m->result,
+		   d->prefix, m->result);
+	  nf_hlo_same_types (f, 1, t, res);
+	  fputc ('\n', f);
+	}
       return;
     }
   for (int i = 0; i < nf_cluster_n_live_ins (p.c); i++)

@@ -364,6 +364,34 @@ test_helpers (void)
   CHECK (strcmp (nf_emit_snake (buf, sizeof buf, "Log1p"), "log1p") == 0);
 }
 
+/* (double) expf (x) - 1.0, matched by the real matcher: the dump runs
+   expm1 in float and widens after, as the rewritten code does.  */
+static void
+test_expm1_widened (void)
+{
+  nf_region *r = nf_region_new ("q");
+  nf_value x = nf_param (r, "x", nf_scalar_type (NF_ELEM_F32), false);
+  nf_value e = nf_convert (r, nf_unary (r, NF_OP_EXP, x), NF_ELEM_F64);
+  nf_value y = nf_binary (r, NF_OP_SUB, e,
+			  nf_const (r, nf_scalar_type (NF_ELEM_F64), 1.0));
+  nf_value_set_escapes (r, y);
+  nf_match m;
+  CHECK (nf_match_expm1 (r, y, &m));
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&text, &len);
+  const char *err = NULL;
+  CHECK (f && m.cluster && nf_emit_stablehlo (f, &m, 9, &err) == 0);
+  if (f)
+    fclose (f);
+  HAS (text, "\"stablehlo.exponential_minus_one\"(%arg0) : (tensor<f32>) "
+	     "-> tensor<f32>");
+  HAS (text, "\"stablehlo.convert\"(%c");
+  free (text);
+  nf_match_release (&m);
+  nf_region_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -378,5 +406,6 @@ main (int argc, char **argv)
   test_l2norm ();
   test_expm1 ();
   test_log1p ();
+  test_expm1_widened ();
   NF_DONE ();
 }
