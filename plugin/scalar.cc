@@ -106,7 +106,7 @@ static const struct nf_mathfn nf_log_fns[] = {
 /* If STMT is a one-argument call with a result to one of the three
    functions of FNS, return the call and set *FN; else NULL.  */
 static gcall *
-nf_match_call (gimple *stmt, const struct nf_mathfn *fns,
+nf_math_call (gimple *stmt, const struct nf_mathfn *fns,
 	       const struct nf_mathfn **fn)
 {
   gcall *call = nf_as_call (stmt);
@@ -203,7 +203,7 @@ static const struct nf_mathfn *
 nf_which_fn (gcall *call, const struct nf_mathfn *fns)
 {
   const struct nf_mathfn *fn = NULL;
-  return nf_match_call (call, fns, &fn) ? fn : NULL;
+  return nf_math_call (call, fns, &fn) ? fn : NULL;
 }
 
 /* The first member of M's cluster with opcode OP, or NF_NO_VALUE.  */
@@ -307,7 +307,7 @@ static bool
 nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
 {
   const struct nf_mathfn *fn;
-  gcall *call = nf_match_call (gsi_stmt (*gsi), nf_log_fns, &fn);
+  gcall *call = nf_math_call (gsi_stmt (*gsi), nf_log_fns, &fn);
   struct nf_expr_region g;
   nf_match m;
 
