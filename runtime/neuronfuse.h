@@ -27,6 +27,57 @@ void nf_expm1_f64 (double *y, const double *x, size_t n);
 void nf_log1p_f32 (float *y, const float *x, size_t n);
 void nf_log1p_f64 (double *y, const double *x, size_t n);
 
+/* Row normalisation, RMSNorm: with r = 1 / sqrt (sum (x[j]^2) / n + eps),
+   y[i] = x[i] * r * w[i] for i < n; W may be NULL (no weight, w[i] = 1).
+   The whole sum is taken before anything is written, so y == x works;
+   n == 0 reads and writes nothing.  NaN and Inf give what the plain loop
+   gives (a NaN anywhere makes the row NaN; an Inf makes r = 0).  The sum
+   is taken wider than the data, the rest in that wider type, and each
+   y[i] is rounded once:
+     f32: double sum and scaling, within 0.5 ulp + (n + 10) 2^-30 ulp;
+     f64: long double Neumaier sum and long double scaling, within
+	  0.5 ulp + 2^-8 ulp (x87 or binary128 long double);
+     f16: double sum and scaling, within 0.5 ulp + (n + 10) 2^-43 ulp.
+   The f64 sum cannot overflow or underflow (squares of doubles fit in
+   long double), nor can the f32 and f16 ones in double.  */
+void nf_rmsnorm_f32 (float *y, const float *x, const float *w, size_t n,
+		     float eps);
+void nf_rmsnorm_f64 (double *y, const double *x, const double *w, size_t n,
+		     double eps);
+
+/* ROWS rows of N contiguous elements, row r at x + r * n and y + r * n,
+   each normalised as by nf_rmsnorm_* with the same weight W (N elements,
+   or NULL).  Same accuracy; rows == 0 or n == 0 does nothing.  */
+void nf_rmsnorm_rows_f32 (float *y, const float *x, const float *w,
+			  size_t rows, size_t n, float eps);
+void nf_rmsnorm_rows_f64 (double *y, const double *x, const double *w,
+			  size_t rows, size_t n, double eps);
+
+#ifdef __FLT16_MAX__
+/* _Float16 data; EPS is a float.  See nf_rmsnorm_f32 and _rows_f32.  */
+void nf_rmsnorm_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
+		     size_t n, float eps);
+void nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
+			  size_t rows, size_t n, float eps);
+#endif
+
+/* Euclidean norm sqrt (sum (x[i]^2)); 0 for n == 0.  No spurious
+   overflow or underflow: the squares are summed in a type whose exponent
+   range holds the square of every value of the data type (f32: double;
+   f64: long double, which needs x87 or binary128 long double).  Any NaN
+   gives NaN, else any Inf gives Inf.  f32 within 0.5 ulp + n 2^-29 ulp;
+   f64 within 0.5 ulp + 2^-9 ulp (compensated sum).  */
+float nf_nrm2_f32 (const float *x, size_t n);
+double nf_nrm2_f64 (const double *x, size_t n);
+
+/* Sum of the squares of X[0..N-1], the building block of the kernels
+   above; 0 for n == 0, NaN and Inf as nf_nrm2_*.  f32: plain double sum,
+   relative error at most (n - 1) 2^-53 (the squares are exact).  f64:
+   long double squares (relative error 2^-64 each) summed with Neumaier's
+   compensation, relative error at most about 3 2^-64 for n < 2^30.  */
+double nf_sumsq_f32 (const float *x, size_t n);
+long double nf_sumsq_f64 (const double *x, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,7 @@ nf_ulps (long double got, long double ref, int mant, int emin)
 #define NF_ULPS_F(got, ref) nf_ulps ((got), (ref), 24, -125)
 #define NF_ULPS_D(got, ref) nf_ulps ((got), (ref), 53, -1021)
 #define NF_ULPS_LD(got, ref) nf_ulps ((got), (ref), 64, -16381)
+#define NF_ULPS_H(got, ref) nf_ulps ((got), (ref), 11, -13) /* _Float16 */
 
 /* Check one result of a rewritten expression.  GOT: what the test's
    function returned; ORIG: the original expression evaluated through a
