@@ -349,6 +349,20 @@ nf_emit_signature (FILE *f, const nf_match *m)
 }
 
 void
+nf_emit_fused_call (FILE *f, const nf_match *m, const char *op)
+{
+  int n_in = nf_emit_inputs (m, NULL);
+  int n_out = nf_cluster_n_live_outs (m->cluster);
+  fputs ("    %r", f);
+  if (n_out > 1)
+    fprintf (f, ":%d", n_out);
+  fprintf (f, " = \"%s\"(", op);
+  for (int k = 0; k < n_in; k++)
+    fprintf (f, "%s%%arg%d", k ? ", " : "", k);
+  fputc (')', f);
+}
+
+void
 nf_emit_op_type (FILE *f, const nf_match *m)
 {
   const nf_region *r = nf_cluster_region (m->cluster);

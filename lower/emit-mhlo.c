@@ -43,7 +43,6 @@ nf_emit_mhlo (FILE *f, const nf_match *m, int id, const char **err)
   const nf_cluster *c = m->cluster;
   const nf_region *r = nf_cluster_region (c);
   int n_in = nf_emit_inputs (m, NULL);
-  int n_out = nf_cluster_n_live_outs (c);
   char suffix[32];
   nf_value *ins = malloc ((size_t) (n_in + 1) * sizeof *ins);
   if (!ins)
@@ -58,13 +57,9 @@ nf_emit_mhlo (FILE *f, const nf_match *m, int id, const char **err)
   fputs ("module {\n  func.func ", f);
   nf_emit_symbol (f, nf_region_function (r), suffix);
   nf_emit_signature (f, m);
-  fputs (" {\n    %r", f);
-  if (n_out > 1)
-    fprintf (f, ":%d", n_out);
-  fputs (" = \"mhlo.fusion\"(", f);
-  for (int k = 0; k < n_in; k++)
-    fprintf (f, "%s%%arg%d", k ? ", " : "", k);
-  fputs (") ({\n    ^bb0", f);
+  fputs (" {\n", f);
+  nf_emit_fused_call (f, m, "mhlo.fusion");
+  fputs (" ({\n    ^bb0", f);
   if (n_in)
     {
       fputc ('(', f);

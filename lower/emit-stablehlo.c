@@ -44,8 +44,6 @@ nf_emit_stablehlo (FILE *f, const nf_match *m, int id, const char **err)
     return -1;
   const nf_cluster *c = m->cluster;
   const nf_region *r = nf_cluster_region (c);
-  int n_in = nf_emit_inputs (m, NULL);
-  int n_out = nf_cluster_n_live_outs (c);
   char snake[64], name[96], suffix[32];
 
   nf_emit_snake (snake, sizeof snake, nf_cluster_kind (c));
@@ -67,13 +65,9 @@ nf_emit_stablehlo (FILE *f, const nf_match *m, int id, const char **err)
   fputs ("  func.func ", f);
   nf_emit_symbol (f, nf_region_function (r), region);
   nf_emit_signature (f, m);
-  fputs (" {\n    %r", f);
-  if (n_out > 1)
-    fprintf (f, ":%d", n_out);
-  fputs (" = \"stablehlo.composite\"(", f);
-  for (int k = 0; k < n_in; k++)
-    fprintf (f, "%s%%arg%d", k ? ", " : "", k);
-  fputs (") {name = ", f);
+  fputs (" {\n", f);
+  nf_emit_fused_call (f, m, "stablehlo.composite");
+  fputs (" {name = ", f);
   nf_emit_string (f, name);
   fputs (", composite_attributes = {", f);
   const char *sep = "";

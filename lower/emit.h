@@ -114,6 +114,11 @@ int nf_emit_inputs (const nf_match *m, nf_value *out);
    "-> (T0, T1)" for several results) of the fused region of M to F.  */
 void nf_emit_signature (FILE *f, const nf_match *m);
 
+/* The opening of the call of the fused op OP in the public function:
+   "    %r[:N] = "OP"(%arg0, ..." up to the closing parenthesis of its
+   operands (the function's arguments), for M's results and inputs.  */
+void nf_emit_fused_call (FILE *f, const nf_match *m, const char *op);
+
 /* Print the types "(T0, T1) -> T" of the fused op of M to F.  */
 void nf_emit_op_type (FILE *f, const nf_match *m);
 
