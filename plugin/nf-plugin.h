@@ -55,6 +55,22 @@ const char *nf_value_name (tree t, char *buf, size_t size);
    "f80", "f128") or "?".  */
 const char *nf_dtype_name (tree type);
 
+/* A library function and its accurate replacement.  */
+struct nf_mathfn
+{
+  enum built_in_function from, to;
+  const char *from_name, *to_name;
+};
+
+/* exp/expf/expl and log/logf/logl with their replacements (mathfn.cc).  */
+extern const struct nf_mathfn nf_exp_fns[3];
+extern const struct nf_mathfn nf_log_fns[3];
+
+/* If STMT is a one-argument call with a result to one of the three
+   functions of FNS, return the call and set *FN; else NULL.  */
+gcall *nf_math_call (gimple *stmt, const struct nf_mathfn *fns,
+		     const struct nf_mathfn **fn);
+
 opt_pass *make_nf_scalar_pass (void);
 opt_pass *make_nf_scalar_early_pass (void);
 

@@ -84,44 +84,6 @@ nf_scalar_missed (gimple *stmt, enum nf_kind kind, const char *reason)
     nf_record_missed (stmt, kind, reason);
 }
 
-/* A library function and its accurate replacement.  */
-struct nf_mathfn
-{
-  enum built_in_function from, to;
-  const char *from_name, *to_name;
-};
-
-static const struct nf_mathfn nf_exp_fns[] = {
-  { BUILT_IN_EXPF, BUILT_IN_EXPM1F, "expf", "expm1f" },
-  { BUILT_IN_EXP, BUILT_IN_EXPM1, "exp", "expm1" },
-  { BUILT_IN_EXPL, BUILT_IN_EXPM1L, "expl", "expm1l" },
-};
-
-static const struct nf_mathfn nf_log_fns[] = {
-  { BUILT_IN_LOGF, BUILT_IN_LOG1PF, "logf", "log1pf" },
-  { BUILT_IN_LOG, BUILT_IN_LOG1P, "log", "log1p" },
-  { BUILT_IN_LOGL, BUILT_IN_LOG1PL, "logl", "log1pl" },
-};
-
-/* If STMT is a one-argument call with a result to one of the three
-   functions of FNS, return the call and set *FN; else NULL.  */
-static gcall *
-nf_math_call (gimple *stmt, const struct nf_mathfn *fns,
-	       const struct nf_mathfn **fn)
-{
-  gcall *call = nf_as_call (stmt);
-
-  if (!call || !gimple_call_lhs (call) || gimple_call_num_args (call) != 1)
-    return NULL;
-  for (int i = 0; i < 3; i++)
-    if (gimple_call_builtin_p (call, fns[i].from))
-      {
-	*fn = &fns[i];
-	return call;
-      }
-  return NULL;
-}
-
 /* Whether the built-in TO can be called and CALL cannot throw; otherwise
    record why not (for KIND, at STMT).  */
 static bool

@@ -146,21 +146,14 @@ nf_is_float_convert (tree t)
 	 && SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_assign_rhs1 (def)));
 }
 
-/* Whether T is the result of a one-argument call of one of the built-ins
-   F, D, L (the float, double, long double variants).  */
+/* The exp/expf/expl call defining T, or NULL.  */
 static gcall *
-nf_def_math_call (tree t, enum built_in_function f, enum built_in_function d,
-		  enum built_in_function l)
+nf_def_exp_call (tree t)
 {
-  if (TREE_CODE (t) != SSA_NAME)
-    return NULL;
-  gcall *call = nf_as_call (SSA_NAME_DEF_STMT (t));
-  if (!call || gimple_call_num_args (call) != 1)
-    return NULL;
-  if (gimple_call_builtin_p (call, f) || gimple_call_builtin_p (call, d)
-      || gimple_call_builtin_p (call, l))
-    return call;
-  return NULL;
+  const struct nf_mathfn *fn;
+  return TREE_CODE (t) == SSA_NAME
+	   ? nf_math_call (SSA_NAME_DEF_STMT (t), nf_exp_fns, &fn)
+	   : NULL;
 }
 
 /* T expanded through float conversions to an exp call, else a leaf.  */
@@ -170,7 +163,7 @@ nf_expr_exp_operand (struct nf_expr_region *g, tree t)
   if (nf_is_float_convert (t))
     {
       tree inner = gimple_assign_rhs1 (SSA_NAME_DEF_STMT (t));
-      if (nf_is_float_convert (inner) || nf_def_math_call (inner, BUILT_IN_EXPF, BUILT_IN_EXP, BUILT_IN_EXPL))
+      if (nf_is_float_convert (inner) || nf_def_exp_call (inner))
 	{
 	  nf_value in = nf_expr_exp_operand (g, inner);
 	  nf_value v = nf_expr_note (g, nf_convert (g->r, in,
@@ -180,8 +173,7 @@ nf_expr_exp_operand (struct nf_expr_region *g, tree t)
 	  return v;
 	}
     }
-  gcall *call = nf_def_math_call (t, BUILT_IN_EXPF, BUILT_IN_EXP,
-				  BUILT_IN_EXPL);
+  gcall *call = nf_def_exp_call (t);
   if (call)
     return nf_expr_note (g, nf_unary (g->r, NF_OP_EXP,
 				      nf_expr_leaf (g, gimple_call_arg (call,
