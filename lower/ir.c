@@ -584,3 +584,47 @@ nf_value_escapes (const nf_region *r, nf_value v)
 {
   return nf_get (r, v)->escapes;
 }
+
+/* The dimension D as text in BUF.  */
+static const char *
+nf_dim_text (const nf_region *r, nf_dim d, char *buf, size_t size)
+{
+  if (d.sym >= 0)
+    snprintf (buf, size, "%s", nf_region_sym_name (r, d.sym));
+  else
+    snprintf (buf, size, "%lld", (long long) d.extent);
+  return buf;
+}
+
+void
+nf_region_print (const nf_region *r, FILE *f)
+{
+  for (nf_value v = 0; v < nf_region_n_values (r); v++)
+    {
+      nf_type t = nf_value_type (r, v);
+      fprintf (f, "  %%%d = %s", v, nf_opcode_name (nf_op (r, v)));
+      if (nf_value_label (r, v))
+	fprintf (f, " \"%s\"", nf_value_label (r, v));
+      if (nf_op (r, v) == NF_OP_CONST)
+	fprintf (f, " %g", nf_const_value (r, v));
+      for (int i = 0; i < nf_op_n_operands (r, v); i++)
+	fprintf (f, "%s %%%d", i ? "," : "", nf_op_operand (r, v, i));
+      if (nf_op (r, v) == NF_OP_LOAD || nf_op (r, v) == NF_OP_STORE)
+	fprintf (f, " [%%%d + %lld]", nf_access_base (r, v),
+		 (long long) nf_access_offset (r, v));
+      fprintf (f, " : ");
+      char a[32], b[32];
+      if (t.rank == 0)
+	fprintf (f, "%s", nf_elem_name (t.elem));
+      else if (t.rank == 1)
+	fprintf (f, "tensor<%s x %s>", nf_dim_text (r, t.dims[0], a, sizeof a),
+		 nf_elem_name (t.elem));
+      else
+	fprintf (f, "tensor<%s x %s x %s>",
+		 nf_dim_text (r, t.dims[0], a, sizeof a),
+		 nf_dim_text (r, t.dims[1], b, sizeof b), nf_elem_name (t.elem));
+      if (nf_value_escapes (r, v))
+	fprintf (f, " escapes");
+      fputc ('\n', f);
+    }
+}

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -200,6 +201,10 @@ nf_value nf_value_single_user (const nf_region *r, nf_value v);
    any cluster defining it.  */
 void nf_value_set_escapes (nf_region *r, nf_value v);
 bool nf_value_escapes (const nf_region *r, nf_value v);
+
+/* Print R to F, one value per line ("%3 = mul %1, %2 : tensor<n x f32>"),
+   for the plugin's details dump and for debugging.  */
+void nf_region_print (const nf_region *r, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,18 @@
 #include "langhooks.h"
 #include "real.h"
 #include "intl.h"
+#include "cfgloop.h"
+#include "cfghooks.h"
+#include "cfganal.h"
+#include "tree-ssa-loop.h"
+#include "tree-scalar-evolution.h"
+#include "tree-data-ref.h"
+#include "tree-into-ssa.h"
+#include "gimplify.h"
+#include "gimplify-me.h"
+#include "cgraph.h"
+#include "tree-vectorizer.h"
+#include "internal-fn.h"
 
 #if BUILDING_GCC_VERSION < 12000
 #error "neuronfuse needs GCC 12 or newer"

@@ -40,12 +40,13 @@ extern nf_report *nf_unit_report;
    `optimized:` remark MSG (or a `note:` in mode=report), and with
    dump-hlo=DIR write the dumps of MATCH.  Returns the region's id in the
    report (0 when there is no report).  */
-int nf_record_region (gimple *stmt, nf_region_desc *desc, const char *msg,
-		      const nf_match *match);
+int nf_record_region (dump_user_location_t where, nf_region_desc *desc,
+		      const char *msg, const nf_match *match);
 
 /* Record a rejected candidate of KIND at STMT with REASON, and emit the
    `missed:` remark "KIND: not rewritten: REASON".  */
-void nf_record_missed (gimple *stmt, enum nf_kind kind, const char *reason);
+void nf_record_missed (dump_user_location_t where, enum nf_kind kind,
+		       const char *reason);
 
 /* A readable name for the value T (a variable's name, "_N" for a
    temporary, the constant's text) in BUF of SIZE bytes; returns BUF.  */
@@ -73,5 +74,6 @@ gcall *nf_math_call (gimple *stmt, const struct nf_mathfn *fns,
 
 opt_pass *make_nf_scalar_pass (void);
 opt_pass *make_nf_scalar_early_pass (void);
+opt_pass *make_nf_loop_pass (void);
 
 #endif /* NF_PLUGIN_H */

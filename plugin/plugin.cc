@@ -64,6 +64,12 @@ static struct plugin_info nf_plugin_info = { "0.1.0", nf_help };
 static struct register_pass_info nf_scalar_pass_info
   = { NULL, "sincos", 1, PASS_POS_INSERT_AFTER };
 
+/* The loop pass after "ldist": inside the loop pipeline (loops, loop-
+   closed SSA and SCEV are ready), before the vectorizer and before
+   "recip" turns 1 / sqrtf into .RSQRT; it runs at -O1 and -Os too.  */
+static struct register_pass_info nf_loop_pass_info
+  = { NULL, "ldist", 1, PASS_POS_INSERT_AFTER };
+
 /* And an early instance right after SSA construction, before inlining:
    see nf_scalar_early_gate in scalar.cc for why.  */
 static struct register_pass_info nf_scalar_early_pass_info
@@ -229,6 +235,9 @@ plugin_init (struct plugin_name_args *plugin_info,
   nf_scalar_early_pass_info.pass = make_nf_scalar_early_pass ();
   register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
 		     &nf_scalar_early_pass_info);
+  nf_loop_pass_info.pass = make_nf_loop_pass ();
+  register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+		     &nf_loop_pass_info);
   nf_scalar_pass_info.pass = make_nf_scalar_pass ();
   register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
 		     &nf_scalar_pass_info);

@@ -13,11 +13,11 @@
 #include "dump.h"
 #include "nf-plugin.h"
 
-/* The report location of STMT.  */
+/* The report location of WHERE.  */
 static nf_location
-nf_stmt_location (gimple *stmt)
+nf_stmt_location (dump_user_location_t where)
 {
-  expanded_location xl = expand_location (gimple_location (stmt));
+  expanded_location xl = expand_location (where.get_location_t ());
   nf_location loc = { xl.file, xl.line, xl.column };
   return loc;
 }
@@ -47,7 +47,7 @@ nf_dump_stem (char *buf, size_t size)
    an error of the compilation; a form that cannot express the region is
    a note under verbose.  */
 static void
-nf_dump (gimple *stmt, const nf_match *match, int id)
+nf_dump (location_t where, const nf_match *match, int id)
 {
   char stem[256];
   const char *skipped = NULL;
@@ -55,51 +55,53 @@ nf_dump (gimple *stmt, const nf_match *match, int id)
   nf_dump_stem (stem, sizeof stem);
   int err = nf_dump_region (nf_opts.dump_dir, stem, match, id, &skipped);
   if (err)
-    error_at (gimple_location (stmt),
+    error_at (where,
 	      "cannot write neuronfuse dump in %qs: %s", nf_opts.dump_dir,
 	      xstrerror (err));
   else if (skipped && nf_opts.verbose)
-    inform (gimple_location (stmt), "neuronfuse: no HLO dump: %s", skipped);
+    inform (where, "neuronfuse: no HLO dump: %s", skipped);
 }
 
 int
-nf_record_region (gimple *stmt, nf_region_desc *desc, const char *msg,
-		  const nf_match *match)
+nf_record_region (dump_user_location_t where, nf_region_desc *desc,
+		  const char *msg, const nf_match *match)
 {
   bool report_only = nf_opts.mode == NF_MODE_REPORT;
   int id = 0;
 
   desc->function = nf_current_function_name ();
-  desc->loc = nf_stmt_location (stmt);
-  desc->action = report_only ? "reported" : "rewritten";
+  desc->loc = nf_stmt_location (where);
+  desc->action = report_only ? "reported"
+		 : desc->action ? desc->action : "rewritten";
   if (dump_enabled_p ())
-    dump_printf_loc (report_only ? MSG_NOTE : MSG_OPTIMIZED_LOCATIONS, stmt,
+    dump_printf_loc (report_only ? MSG_NOTE : MSG_OPTIMIZED_LOCATIONS, where,
 		     "%s%s\n", msg,
 		     report_only ? " (mode=report: not applied)" : "");
   if (nf_opts.verbose)
-    inform (gimple_location (stmt), "neuronfuse: %s%s", msg,
+    inform (where.get_location_t (), "neuronfuse: %s%s", msg,
 	    report_only ? " (mode=report: not applied)" : "");
   if (nf_unit_report)
     id = nf_report_add_region (nf_unit_report, desc);
   if (nf_opts.dump_dir && match)
-    nf_dump (stmt, match, id ? id : 1);
+    nf_dump (where.get_location_t (), match, id ? id : 1);
   return id;
 }
 
 void
-nf_record_missed (gimple *stmt, enum nf_kind kind, const char *reason)
+nf_record_missed (dump_user_location_t where, enum nf_kind kind,
+		  const char *reason)
 {
   const char *name = nf_kind_name (kind);
 
   if (dump_enabled_p ())
-    dump_printf_loc (MSG_MISSED_OPTIMIZATION, stmt,
+    dump_printf_loc (MSG_MISSED_OPTIMIZATION, where,
 		     "%s: not rewritten: %s\n", name, reason);
   if (nf_opts.verbose)
-    inform (gimple_location (stmt), "neuronfuse: %s: not rewritten: %s",
+    inform (where.get_location_t (), "neuronfuse: %s: not rewritten: %s",
 	    name, reason);
   if (nf_unit_report)
     nf_report_add_missed (nf_unit_report, name, nf_current_function_name (),
-			  nf_stmt_location (stmt), reason);
+			  nf_stmt_location (where), reason);
 }
 
 const char *

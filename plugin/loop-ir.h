@@ -1,0 +1,103 @@
+/* loop-ir.h: a loop region of GIMPLE as region IR (lower/ir.h): one or
+   two innermost counted loops and the straight-line code between and
+   after them, with the map back from region values to GIMPLE.  Include
+   after the lower/ headers and gcc-common.h.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_LOOP_IR_H
+#define NF_LOOP_IR_H
+
+#define NF_LR_MAX_LOOPS 2
+#define NF_LR_MAX_ARRAYS 8
+
+/* One loop of a region.  */
+struct nf_lr_loop
+{
+  class loop *loop;
+  edge exit;			/* Its single exit.  */
+  basic_block body;		/* The block holding its work.  */
+  gcond *guard;			/* Its zero-trip guard, or NULL.  */
+  edge skip;			/* The guard's edge around the loop.  */
+  basic_block guard_bb;		/* The block of the guard its count
+				   includes (its own, or the first loop's),
+				   or its preheader.  */
+  tree count;			/* Trip count (sizetype), valid at the
+				   region's entry.  */
+  int sym;			/* Its dimension in the region.  */
+};
+
+/* One array the region accesses: the address BASE + OFFSET (bytes) of
+   its element 0; accesses are element offsets from there.  */
+struct nf_lr_array
+{
+  tree base, offset;
+  tree elt_type;
+  nf_value param;
+};
+
+/* The region being built.  */
+struct nf_lregion
+{
+  nf_region *r;
+  struct nf_lr_loop loops[NF_LR_MAX_LOOPS];
+  int n_loops;
+  struct nf_lr_array arrays[NF_LR_MAX_ARRAYS];
+  int n_arrays;
+
+  /* Where the region starts: the first loop's guard, or its header.  */
+  basic_block start_bb;
+  gimple *start_stmt;		/* The guard, or NULL: all of START_BB.  */
+
+  /* Where it ends (set by nf_lr_set_exit): after EXIT_AFTER in EXIT_BB,
+     or after EXIT_BB's PHIs when EXIT_AFTER is NULL.  */
+  basic_block exit_bb;
+  gimple *exit_after;
+  bitmap blocks;		/* Blocks wholly or partly in the region.  */
+
+  nf_value *ssa;		/* SSA version -> value (or NF_NO_VALUE).  */
+  unsigned n_ssa;
+  tree *trees;			/* Value -> the tree it was built from.  */
+  gimple **stmts;		/* Value -> its statement (stores, calls).  */
+  int cap;
+
+  const char *fail;		/* Why something could not be built.  */
+};
+
+/* Start G at the innermost loop LOOP, which has a floating-point
+   reduction: analyse it, build its reductions and everything computed
+   from them (a second loop included) in the straight-line code after it.
+   Returns the REDUCE value of the sum of products, or NF_NO_VALUE with
+   G->fail set (NULL when LOOP is no candidate at all).  */
+nf_value nf_lr_build (struct nf_lregion *g, class loop *loop);
+void nf_lr_free (struct nf_lregion *g);
+
+/* The tree value V was built from, or NULL_TREE.  */
+tree nf_lr_tree (const struct nf_lregion *g, nf_value v);
+
+/* The statement value V was built from (stores, and the definitions of
+   SSA values), or NULL.  */
+gimple *nf_lr_stmt (const struct nf_lregion *g, nf_value v);
+
+/* The loop of G that contains BB, or NULL.  */
+struct nf_lr_loop *nf_lr_loop_of (struct nf_lregion *g, basic_block bb);
+
+/* The array parameter PARAM stands for, or NULL.  */
+const struct nf_lr_array *nf_lr_array_of (const struct nf_lregion *g,
+					  nf_value param);
+
+/* End the region after the GIMPLE that defines value V (for a STORE:
+   after its loop and the code that joins its guard) and compute its
+   blocks.  Returns false with G->fail set when the region so cut is not
+   single-entry single-exit.  */
+bool nf_lr_set_exit (struct nf_lregion *g, nf_value v);
+
+/* Whether STMT is in the region (after nf_lr_set_exit).  */
+bool nf_lr_contains (const struct nf_lregion *g, gimple *stmt);
+
+/* T as a tree valid at the region's entry: T itself when it is defined
+   before the region, else rebuilt from its pure definitions in it.
+   NULL_TREE when that is impossible.  */
+tree nf_lr_at_entry (const struct nf_lregion *g, tree t);
+
+#endif /* NF_LOOP_IR_H */

@@ -1,0 +1,704 @@
+/* loop.cc: nf-loop, the pass that outlines RMSNorm and L2-norm loops
+   into calls to libneuronfuse.
+
+   Runs after "ldist", inside the loop pipeline: loops have preheaders and
+   recorded exits, SSA is loop-closed and SCEV is initialised; it runs at
+   -O1 and -Os too (the insertion is positional; ldist's own gate does
+   not apply).  For the llama2.c rmsnorm:
+
+     if (size > 0)                            if (size > 0)   <- overlap test
+       for (j ...) ss += x[j] * x[j];    =>     nf_rmsnorm_f32 (o, x, weight,
+     ss = 1 / sqrtf (ss / size + 1e-5f);                        size, 1e-5f);
+     if (size > 0)                            else
+       for (j ...) o[j] = weight[j] * (ss * x[j]);  <the original code>
+
+   Steps: 1. for each innermost loop with a floating-point sum of
+   products, build the region IR (loop-ir.cc); 2. run the lower/ matchers
+   on its REDUCE (MulRedSqrt first, then RMSNorm); 3. cut the region after
+   the matched ops and check that the fused call can stand for all of it:
+   every store and side effect of the region is the idiom's, every value
+   used after it is the idiom's result, its inputs can be computed before
+   it, and its output does not provably overlap an input; 4. rewrite:
+   a test block on the region's entry edge computes the inputs and the
+   run-time overlap test (y == x exactly is allowed), its true edge goes
+   to a block with the call and then to the region's exit, its false edge
+   to the untouched original; live-out scalars meet in PHIs at the exit;
+   5. report: one `optimized:` remark at the first loop, `missed:` with
+   the reason otherwise, the JSON report and the HLO dumps.
+
+   Limitations: see loop-ir.cc for the loop shapes; rows are one call per
+   row (the region is the body of the row loop); no f16 or long double
+   L2 norm and no long double RMSNorm kernel (missed, with that reason).
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include "ir.h"
+#include "cluster.h"
+#include "match.h"
+#include "nf-plugin.h"
+#include "loop-ir.h"
+#include "gcc-pass.h"
+
+/* The fused call a match becomes.  */
+struct nf_loop_call
+{
+  enum nf_kind kind;
+  const char *callee;		/* nf_rmsnorm_f32, nf_nrm2_f64...  */
+  bool sumsq;			/* nf_sumsq_* then sqrt (wider accum).  */
+  tree elt;			/* The data's element type.  */
+  tree args[5];			/* At the region's entry.  */
+  int nargs;
+  tree ret;			/* Result type, or void.  */
+  tree ok;			/* The overlap test.  */
+  auto_vec<tree> outs;		/* SSA names used after the region.  */
+};
+
+/* Whether LOOP has a floating-point sum of products, x * y or pow (x, 2)
+   (through conversions): the loops worth a remark when they are not
+   fused.  */
+static bool
+nf_loop_candidate (class loop *loop)
+{
+  edge latch = loop_latch_edge (loop);
+  for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
+       gsi_next (&pi))
+    {
+      tree res = gimple_phi_result (pi.phi ());
+      tree next = PHI_ARG_DEF_FROM_EDGE (pi.phi (), latch);
+      if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (res)) || TREE_CODE (next) != SSA_NAME)
+	continue;
+      gimple *upd = SSA_NAME_DEF_STMT (next);
+      if (!is_gimple_assign (upd) || gimple_assign_rhs_code (upd) != PLUS_EXPR)
+	continue;
+      tree other = gimple_assign_rhs1 (upd) == res ? gimple_assign_rhs2 (upd)
+						   : gimple_assign_rhs1 (upd);
+      for (int i = 0; i < 3 && TREE_CODE (other) == SSA_NAME; i++)
+	{
+	  gimple *d = SSA_NAME_DEF_STMT (other);
+	  if (is_gimple_assign (d) && gimple_assign_rhs_code (d) == MULT_EXPR)
+	    return true;
+	  if (gcall *c = nf_as_call (d))
+	    {
+	      combined_fn fn = gimple_call_combined_fn (c);
+	      if (fn == CFN_BUILT_IN_POWF || fn == CFN_BUILT_IN_POW
+		  || fn == CFN_BUILT_IN_POWL)
+		return true;
+	    }
+	  if (!is_gimple_assign (d)
+	      || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d)))
+	    break;
+	  other = gimple_assign_rhs1 (d);
+	}
+    }
+  return false;
+}
+
+/* Step 2.  Match ANCHOR as MulRedSqrt, else RMSNorm, among the enabled
+   kinds.  On failure, *KIND and *REASON say what to report (*REASON NULL:
+   nothing).  */
+static bool
+nf_loop_match (struct nf_lregion *g, nf_value anchor, nf_match *m,
+	       enum nf_kind *kind, const char **reason)
+{
+  nf_match mm, mr;
+  bool want_m = nf_opts.kinds & NF_KIND_MULREDSQRT;
+  bool want_r = nf_opts.kinds & NF_KIND_RMSNORM;
+  mm.reason = mr.reason = NULL;
+  if (want_m && nf_match_mulredsqrt (g->r, anchor, &mm))
+    {
+      *m = mm;
+      return true;
+    }
+  if (want_r && nf_match_rmsnorm (g->r, anchor, &mr))
+    {
+      *m = mr;
+      return true;
+    }
+  /* RMSNorm's reason, unless the sum goes straight to sqrt (then it
+     gives none) or it is not wanted.  */
+  if (want_r && mr.reason)
+    *kind = NF_KIND_RMSNORM, *reason = mr.reason;
+  else
+    *kind = NF_KIND_MULREDSQRT, *reason = want_m ? mm.reason : NULL;
+  /* A part of the region that could not be built explains more.  */
+  if (*reason && g->fail)
+    *reason = g->fail;
+  return false;
+}
+
+/* The STORE of M's result (through conversions), or NF_NO_VALUE.  */
+static nf_value
+nf_loop_store (const nf_region *r, const nf_match *m)
+{
+  if (m->result == NF_NO_VALUE)
+    return NF_NO_VALUE;
+  for (nf_value s = m->result + 1; s < nf_region_n_values (r); s++)
+    if (nf_op (r, s) == NF_OP_STORE)
+      {
+	nf_value v = nf_op_operand (r, s, 0);
+	while (nf_op (r, v) == NF_OP_CONVERT && v != m->result)
+	  v = nf_op_operand (r, v, 0);
+	if (v == m->result)
+	  return s;
+      }
+  return NF_NO_VALUE;
+}
+
+/* The address, valid at the region's entry, of the first element the
+   LOAD or STORE V accesses; NULL_TREE if it cannot be computed there.  */
+static tree
+nf_loop_address (struct nf_lregion *g, nf_value v)
+{
+  const struct nf_lr_array *a = nf_lr_array_of (g, nf_access_base (g->r, v));
+  tree base = nf_lr_at_entry (g, a->base);
+  tree off = nf_lr_at_entry (g, a->offset);
+  if (!base || !off)
+    return NULL_TREE;
+  HOST_WIDE_INT esz = tree_to_shwi (TYPE_SIZE_UNIT (a->elt_type));
+  tree p = fold_build_pointer_plus (base, fold_convert (sizetype, off));
+  p = fold_build_pointer_plus_hwi (p, nf_access_offset (g->r, v) * esz);
+  return fold_convert (build_pointer_type (TYPE_MAIN_VARIANT (a->elt_type)),
+		       p);
+}
+
+/* The run-time test that the stored range of STORE and the loaded range
+   of LOAD (COUNT elements of ESZ bytes from P and Q) are the same or
+   disjoint.  */
+static tree
+nf_loop_disjoint (tree p, tree q, tree count, HOST_WIDE_INT esz)
+{
+  tree bytes = size_binop (MULT_EXPR, count, size_int (esz));
+  tree same = fold_build2 (EQ_EXPR, boolean_type_node, p, q);
+  tree before = fold_build2 (LE_EXPR, boolean_type_node,
+			     fold_build_pointer_plus (p, bytes), q);
+  tree after = fold_build2 (LE_EXPR, boolean_type_node,
+			    fold_build_pointer_plus (q, bytes), p);
+  return fold_build2 (TRUTH_OR_EXPR, boolean_type_node, same,
+		      fold_build2 (TRUTH_OR_EXPR, boolean_type_node, before,
+				   after));
+}
+
+/* The report's dtype of ELEM.  */
+static const char *
+nf_loop_dtype (enum nf_elem elem)
+{
+  return elem == NF_ELEM_F80 ? "f80" : nf_elem_name (elem);
+}
+
+/* Part of step 3: whether statement S of the region is covered by the
+   fused call of M; appends S's result to C->outs when it is the idiom's
+   result and used after the region.  Returns NULL or the reason not.  */
+static const char *
+nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
+		    struct nf_loop_call *c, gimple *s)
+{
+  const nf_region *r = g->r;
+  if (!nf_lr_contains (g, s) || is_gimple_debug (s))
+    return NULL;
+  switch (gimple_code (s))
+    {
+    case GIMPLE_LABEL:
+    case GIMPLE_COND:
+    case GIMPLE_GOTO:
+    case GIMPLE_NOP:
+      return NULL;
+    case GIMPLE_PHI:
+    case GIMPLE_ASSIGN:
+    case GIMPLE_CALL:
+      break;
+    default:
+      return "the region has a statement the fused call would skip";
+    }
+  if (gimple_has_volatile_ops (s))
+    return "the region accesses volatile memory";
+  if (stmt_could_throw_p (cfun, s))
+    return "a statement of the region may throw";
+  tree lhs = gimple_get_lhs (s);
+  nf_value v = lhs && TREE_CODE (lhs) == SSA_NAME
+		   && SSA_NAME_VERSION (lhs) < g->n_ssa
+		 ? g->ssa[SSA_NAME_VERSION (lhs)]
+		 : NF_NO_VALUE;
+  if (gimple_vdef (s) || gimple_has_side_effects (s))
+    {
+      /* A store or a call that writes memory (errno): allowed only when
+	 it is a member of the idiom (the cdce sqrt libcall sets errno
+	 only for negative arguments, which a sum of squares plus eps
+	 never is).  */
+      bool member = v >= 0 && nf_cluster_contains (m->cluster, v);
+      if (gimple_store_p (s))
+	{
+	  member = false;
+	  nf_value st = nf_loop_store (r, m);
+	  member = st != NF_NO_VALUE && nf_lr_stmt (g, st) == s;
+	}
+      if (!member)
+	return gimple_store_p (s)
+		 ? "the region stores to memory outside the idiom"
+		 : "the region calls a function with side effects";
+    }
+  /* Values used after the region are the idiom's result.  */
+  if (!lhs || TREE_CODE (lhs) != SSA_NAME || virtual_operand_p (lhs))
+    return NULL;
+  imm_use_iterator it;
+  use_operand_p use;
+  bool out = false;
+  FOR_EACH_IMM_USE_FAST (use, it, lhs)
+    if (!is_gimple_debug (USE_STMT (use))
+	&& !nf_lr_contains (g, USE_STMT (use)))
+      out = true;
+  if (!out)
+    return NULL;
+  if (v < 0 || v != m->result)
+    return "a value computed in the region is used after it";
+  c->outs.safe_push (lhs);
+  return NULL;
+}
+
+/* Step 3.  Whether the region of M can become one call; fills C, or
+   returns the reason it cannot.  */
+static const char *
+nf_loop_check (struct nf_lregion *g, const nf_match *m,
+	       struct nf_loop_call *c)
+{
+  const nf_region *r = g->r;
+  nf_value store = nf_loop_store (r, m);
+  if (!nf_lr_set_exit (g, store != NF_NO_VALUE ? store : m->result))
+    return g->fail;
+
+  /* Everything the region does is the idiom's.  */
+  unsigned i;
+  bitmap_iterator bi;
+  EXECUTE_IF_SET_IN_BITMAP (g->blocks, 0, i, bi)
+    {
+      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, i);
+      for (gphi_iterator pi = gsi_start_phis (bb); !gsi_end_p (pi);
+	   gsi_next (&pi))
+	if (const char *why = nf_loop_check_stmt (g, m, c, pi.phi ()))
+	  return why;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	if (const char *why = nf_loop_check_stmt (g, m, c, gsi_stmt (gsi)))
+	  return why;
+    }
+
+  /* The call.  */
+  nf_value x = m->input;
+  enum nf_elem elem = nf_value_type (r, x).elem;
+  const struct nf_lr_array *xa = nf_lr_array_of (g, nf_access_base (r, x));
+  c->kind = m->kind;
+  c->elt = TYPE_MAIN_VARIANT (xa->elt_type);
+  struct nf_lr_loop *l0 = &g->loops[0];
+  tree count = nf_lr_at_entry (g, l0->count);
+  tree xp = nf_loop_address (g, x);
+  if (!count || !xp)
+    return "an input of the region is computed inside it";
+  c->ok = boolean_true_node;
+  if (m->kind == NF_KIND_MULREDSQRT)
+    {
+      if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
+	return "no fused L2 norm for this element type";
+      c->sumsq = m->accum != elem;
+      if (c->sumsq && !(elem == NF_ELEM_F32 && m->accum == NF_ELEM_F64)
+	  && !(elem == NF_ELEM_F64 && m->accum == NF_ELEM_F80))
+	return "no fused L2 norm for this accumulator type";
+      c->callee = c->sumsq ? (elem == NF_ELEM_F32 ? "nf_sumsq_f32"
+						   : "nf_sumsq_f64")
+			   : (elem == NF_ELEM_F32 ? "nf_nrm2_f32"
+						  : "nf_nrm2_f64");
+      c->ret = c->sumsq ? (elem == NF_ELEM_F32 ? double_type_node
+					       : long_double_type_node)
+			: c->elt;
+      c->args[0] = xp;
+      c->args[1] = fold_convert (size_type_node, count);
+      c->nargs = 2;
+      if (c->outs.is_empty ())
+	return "the norm is not used after the loop";
+      return NULL;
+    }
+
+  /* RMSNorm: y = x * scale * w.  */
+  if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64 && elem != NF_ELEM_F16)
+    return "no fused RMSNorm for this element type";
+  if (store == NF_NO_VALUE
+      || nf_value_type (r, nf_op_operand (r, store, 0)).rank != 1)
+    return "the normalised values are not stored";
+  nf_value stored = nf_op_operand (r, store, 0);
+  if (nf_value_type (r, stored).elem != elem
+      || (m->weight != NF_NO_VALUE
+	  && nf_value_type (r, m->weight).elem != elem))
+    return "the arrays have different element types";
+  tree yp = nf_loop_address (g, store);
+  tree wp = m->weight != NF_NO_VALUE ? nf_loop_address (g, m->weight)
+				     : build_int_cst (build_pointer_type (c->elt),
+						      0);
+  tree eps = nf_lr_at_entry (g, nf_lr_tree (g, m->eps));
+  if (!yp || !wp || !eps)
+    return "an input of the region is computed inside it";
+  c->callee = elem == NF_ELEM_F32   ? "nf_rmsnorm_f32"
+	      : elem == NF_ELEM_F64 ? "nf_rmsnorm_f64"
+				    : "nf_rmsnorm_f16";
+  c->ret = void_type_node;
+  c->args[0] = yp;
+  c->args[1] = xp;
+  c->args[2] = wp;
+  c->args[3] = fold_convert (size_type_node, count);
+  c->args[4] = fold_convert (elem == NF_ELEM_F64 ? double_type_node
+						 : float_type_node,
+			     eps);
+  c->nargs = 5;
+  /* The stored range against every loaded one.  */
+  HOST_WIDE_INT esz = tree_to_shwi (TYPE_SIZE_UNIT (c->elt));
+  for (nf_value ld = 0; ld < nf_region_n_values (r); ld++)
+    {
+      if (nf_op (r, ld) != NF_OP_LOAD)
+	continue;
+      tree lp = nf_loop_address (g, ld);
+      if (!lp)
+	return "an input of the region is computed inside it";
+      c->ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, c->ok,
+			   nf_loop_disjoint (yp, lp, count, esz));
+    }
+  if (integer_zerop (c->ok))
+    return "the output partially overlaps an input";
+  if (!c->outs.is_empty ())
+    return "a value computed in the region is used after it";
+  return NULL;
+}
+
+/* The declaration of the runtime function C->callee.  Declarations made
+   here are cached: the call graph holds each once a call uses it.  */
+static tree
+nf_loop_decl (const struct nf_loop_call *c)
+{
+  static tree cache[8];
+  static const char *names[8];
+  tree id = get_identifier (c->callee);
+  for (int i = 0; i < 8 && names[i]; i++)
+    if (strcmp (names[i], c->callee) == 0)
+      return cache[i];
+  if (symtab_node *s = symtab_node::get_for_asmname (id))
+    if (TREE_CODE (s->decl) == FUNCTION_DECL)
+      return s->decl;
+  tree types[5];
+  for (int i = 0; i < c->nargs; i++)
+    types[i] = TREE_TYPE (c->args[i]);
+  if (c->nargs == 5)
+    types[3] = size_type_node;
+  else
+    types[1] = size_type_node;
+  tree fntype = build_function_type_array (c->ret, c->nargs, types);
+  tree decl = build_fn_decl (c->callee, fntype);
+  TREE_NOTHROW (decl) = 1;
+  for (int i = 0; i < 8; i++)
+    if (!names[i])
+      {
+	names[i] = c->callee;
+	cache[i] = decl;
+	break;
+      }
+  return decl;
+}
+
+/* Step 4.  Replace the region of G by the call C, guarded by its
+   overlap test, with the original as the fallback.  */
+static void
+nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c,
+		 location_t loc)
+{
+  /* The region's exit and entry edges.  */
+  edge exit_e = g->exit_after ? split_block (g->exit_bb, g->exit_after)
+			      : split_block_after_labels (g->exit_bb);
+  basic_block after = exit_e->dest;
+  edge entry_e;
+  if (g->start_stmt)
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (g->start_stmt);
+      gsi_prev (&gsi);
+      entry_e = gsi_end_p (gsi) ? split_block_after_labels (g->start_bb)
+				: split_block (g->start_bb, gsi_stmt (gsi));
+    }
+  else
+    entry_e = loop_preheader_edge (g->loops[0].loop);
+  basic_block test = split_edge (entry_e);
+
+  /* The test block: the inputs, then if (ok).  */
+  gimple_stmt_iterator gsi = gsi_last_bb (test);
+  tree args[5];
+  for (int i = 0; i < c->nargs; i++)
+    args[i] = force_gimple_operand_gsi (&gsi, unshare_expr (c->args[i]), true,
+					NULL_TREE, false, GSI_CONTINUE_LINKING);
+  tree ok = force_gimple_operand_gsi (&gsi, unshare_expr (c->ok), true,
+				      NULL_TREE, false, GSI_CONTINUE_LINKING);
+  gcond *cond = gimple_build_cond (NE_EXPR, ok, build_zero_cst (TREE_TYPE (ok)),
+				   NULL_TREE, NULL_TREE);
+  gimple_set_location (cond, loc);
+  gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
+
+  edge fallback = single_succ_edge (test);
+  fallback->flags = (fallback->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+  basic_block callbb = create_empty_bb (test);
+  add_bb_to_loop (callbb, test->loop_father);
+  edge fast = make_edge (test, callbb, EDGE_TRUE_VALUE);
+  fast->probability = profile_probability::likely ();
+  fallback->probability = fast->probability.invert ();
+  callbb->count = test->count.apply_probability (fast->probability);
+  edge join = make_edge (callbb, after, EDGE_FALLTHRU);
+  join->probability = profile_probability::always ();
+
+  /* The call.  */
+  gsi = gsi_start_bb (callbb);
+  gcall *call = gimple_build_call (nf_loop_decl (c), c->nargs, args[0],
+				   args[1], args[2], args[3], args[4]);
+  gimple_call_set_nothrow (call, true);
+  gimple_set_location (call, loc);
+  tree res = NULL_TREE;
+  if (!VOID_TYPE_P (c->ret))
+    {
+      res = make_ssa_name (c->ret);
+      gimple_call_set_lhs (call, res);
+    }
+  gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+  if (c->sumsq)
+    {
+      /* sqrt of a sum of squares never sets errno: the internal fn.  */
+      tree s = make_ssa_name (c->ret);
+      gcall *sq = gimple_build_call_internal (IFN_SQRT, 1, res);
+      gimple_call_set_lhs (sq, s);
+      gimple_set_location (sq, loc);
+      gsi_insert_after (&gsi, sq, GSI_NEW_STMT);
+      res = s;
+    }
+
+  /* Live-outs meet in PHIs after the region.  */
+  for (tree name : c->outs)
+    {
+      tree val = res;
+      if (!useless_type_conversion_p (TREE_TYPE (name), TREE_TYPE (res)))
+	{
+	  val = make_ssa_name (TREE_TYPE (name));
+	  gsi_insert_after (&gsi, gimple_build_assign (val, NOP_EXPR, res),
+			    GSI_NEW_STMT);
+	}
+      tree nn = copy_ssa_name (name);
+      gphi *phi = create_phi_node (nn, after);
+      add_phi_arg (phi, name, exit_e, UNKNOWN_LOCATION);
+      add_phi_arg (phi, val, join, UNKNOWN_LOCATION);
+      imm_use_iterator it;
+      gimple *u;
+      FOR_EACH_IMM_USE_STMT (u, it, name)
+	{
+	  if (u == phi || nf_lr_contains (g, u))
+	    continue;
+	  use_operand_p use;
+	  FOR_EACH_IMM_USE_ON_STMT (use, it)
+	    SET_USE (use, nn);
+	  update_stmt (u);
+	}
+    }
+  /* Debug binds after the region of values only the fallback computes.  */
+  for (unsigned ver = 1; ver < g->n_ssa; ver++)
+    {
+      tree t = ssa_name (ver);
+      if (!t || virtual_operand_p (t) || SSA_NAME_IS_DEFAULT_DEF (t)
+	  || !nf_lr_contains (g, SSA_NAME_DEF_STMT (t)))
+	continue;
+      imm_use_iterator it;
+      gimple *u;
+      FOR_EACH_IMM_USE_STMT (u, it, t)
+	if (gimple_debug_bind_p (u) && !nf_lr_contains (g, u))
+	  {
+	    gimple_debug_bind_reset_value (u);
+	    update_stmt (u);
+	  }
+    }
+  /* The call's memory state joins the fallback's at the exit: rename
+     the virtual operands now, before the CFG cleanup removes blocks.  */
+  free_dominance_info (CDI_DOMINATORS);
+  mark_virtual_operands_for_renaming (cfun);
+  update_ssa (TODO_update_ssa_only_virtuals);
+  scev_reset ();
+}
+
+/* The report's notes for M fused as C.  */
+static size_t
+nf_loop_notes (const nf_match *m, enum nf_elem elem, const char **notes)
+{
+  size_t n = 0;
+  if (m->accum == NF_ELEM_F16)
+    notes[n++] = "the loop accumulated in _Float16, which overflows once "
+		 "the sum of squares passes 65504 (RMS(x) > 4 at n = 4096); "
+		 "the fused kernel sums in double";
+  else if (elem == NF_ELEM_F64 && m->accum == NF_ELEM_F64)
+    notes[n++] = "more accurate, not bit-identical: the fused kernel sums "
+		 "the squares in long double with compensation, where the "
+		 "loop summed in double";
+  else if (m->accum == NF_ELEM_F32)
+    notes[n++] = "more accurate, not bit-identical: the fused kernel sums "
+		 "the squares in double, where the loop summed in float";
+  else
+    notes[n++] = "not bit-identical: the fused kernel sums in at least the "
+		 "loop's precision, in a different order";
+  if (m->kind == NF_KIND_RMSNORM)
+    notes[n++] = "the fused kernel computes the scale 1/sqrt(mean + eps) in "
+		 "double";
+  return n;
+}
+
+/* Step 5.  Record the region of M, fused as C, at LOC.  */
+static void
+nf_loop_record (struct nf_lregion *g, const nf_match *m,
+		const struct nf_loop_call *c, dump_user_location_t loc)
+{
+  const nf_region *r = g->r;
+  enum nf_elem elem = nf_value_type (r, m->input).elem;
+  char names[5][64];
+  const char *ins[5];
+  static const char *const rms_ins[] = { "y", "x", "w", "n", "eps" };
+  int n_ins = c->nargs;
+  for (int i = 0; i < n_ins; i++)
+    {
+      nf_value v = i == 0 && m->kind == NF_KIND_RMSNORM
+		     ? nf_access_base (r, nf_loop_store (r, m))
+		   : (i == 0 || (i == 1 && m->kind == NF_KIND_RMSNORM))
+		     ? nf_access_base (r, m->input)
+		   : i == 2 && m->weight != NF_NO_VALUE
+		     ? nf_access_base (r, m->weight)
+		     : NF_NO_VALUE;
+      const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
+      snprintf (names[i], sizeof names[i], "%s",
+		label ? label
+		: m->kind == NF_KIND_RMSNORM ? rms_ins[i]
+		: i == 1 ? "n" : "x");
+      if (m->kind == NF_KIND_RMSNORM && i == 2 && m->weight == NF_NO_VALUE)
+	snprintf (names[i], sizeof names[i], "NULL");
+      ins[i] = names[i];
+    }
+  char outname[64];
+  const char *outs[1] = { outname };
+  if (m->kind == NF_KIND_RMSNORM)
+    snprintf (outname, sizeof outname, "%s", names[0]);
+  else
+    nf_value_name (c->outs[0], outname, sizeof outname);
+  const char *notes[4];
+  int dims[1] = { 0 };
+  nf_region_desc d;
+  memset (&d, 0, sizeof d);
+  d.kind = nf_kind_name (m->kind);
+  d.action = "outlined";
+  d.callee = c->callee;
+  d.dtype = nf_loop_dtype (elem);
+  d.accum_dtype = nf_loop_dtype (m->accum);
+  d.live_ins = ins;
+  d.n_live_ins = n_ins;
+  d.live_outs = outs;
+  d.n_live_outs = 1;
+  d.reduce_dims = dims;
+  d.n_reduce_dims = 1;
+  /* Per element: x*x and the sum, then x*scale (and *w); the fused
+     kernels read x twice.  */
+  double esz = elem == NF_ELEM_F16 ? 2 : elem == NF_ELEM_F32 ? 4 : 8;
+  if (m->kind == NF_KIND_RMSNORM)
+    {
+      d.flops = m->weight != NF_NO_VALUE ? 4 : 3;
+      d.bytes = esz * (m->weight != NF_NO_VALUE ? 4 : 3);
+    }
+  else
+    {
+      d.flops = 2;
+      d.bytes = esz;
+    }
+  d.notes = notes;
+  d.n_notes = nf_loop_notes (m, elem, notes);
+  char msg[128];
+  snprintf (msg, sizeof msg, "%s: loop%s outlined into a call to %s",
+	    d.kind, m->kind == NF_KIND_RMSNORM ? "s" : "", c->callee);
+  int id = nf_record_region (loc, &d, msg, m);
+  if (dump_file && (dump_flags & TDF_DETAILS))
+    fprintf (dump_file, "neuronfuse: region %d: %s %s in %s (%d loop%s)\n",
+	     id, d.kind, nf_opts.mode == NF_MODE_REPORT ? "reported" : "outlined",
+	     c->callee, g->n_loops, g->n_loops == 1 ? "" : "s");
+}
+
+/* Steps 1-5 for the innermost loop LOOP.  Returns true if it rewrote
+   the function.  CONSUMED collects the loops of fused regions.  */
+static bool
+nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
+{
+  if (!nf_loop_candidate (loop))
+    return false;
+  dump_user_location_t loc = find_loop_location (loop);
+  struct nf_lregion g;
+  nf_match m;
+  enum nf_kind kind = NF_KIND_MULREDSQRT;
+  const char *reason = NULL;
+  bool changed = false;
+
+  calculate_dominance_info (CDI_DOMINATORS);
+  nf_value anchor = nf_lr_build (&g, loop);
+  if (dump_file && (dump_flags & TDF_DETAILS) && g.r)
+    {
+      fprintf (dump_file, "neuronfuse: region of loop %d:\n", loop->num);
+      for (int k = 0; k < g.n_loops; k++)
+	{
+	  fprintf (dump_file, "  loop %d: trip count ", g.loops[k].loop->num);
+	  print_generic_expr (dump_file, g.loops[k].count);
+	  fputc ('\n', dump_file);
+	}
+      nf_region_print (g.r, dump_file);
+    }
+  if (anchor == NF_NO_VALUE)
+    reason = g.fail;
+  else if (nf_loop_match (&g, anchor, &m, &kind, &reason))
+    {
+      struct nf_loop_call c;
+      kind = m.kind;
+      memset (c.args, 0, sizeof c.args);
+      c.sumsq = false;
+      reason = nf_loop_check (&g, &m, &c);
+      if (!reason)
+	{
+	  nf_loop_record (&g, &m, &c, loc);
+	  for (int k = 0; k < g.n_loops; k++)
+	    consumed.safe_push (g.loops[k].loop);
+	  if (nf_opts.mode == NF_MODE_REWRITE)
+	    {
+	      nf_loop_outline (&g, &c, loc.get_location_t ());
+	      changed = true;
+	    }
+	}
+      nf_match_release (&m);
+    }
+  if (reason)
+    {
+      nf_record_missed (loc, kind, reason);
+      if (dump_file && (dump_flags & TDF_DETAILS))
+	fprintf (dump_file, "neuronfuse: missed %s: %s\n", nf_kind_name (kind),
+		 reason);
+    }
+  nf_lr_free (&g);
+  return changed;
+}
+
+static bool
+nf_loop_gate (function *)
+{
+  return optimize && !optimize_debug
+	 && (nf_opts.kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT));
+}
+
+static unsigned int
+nf_loop_execute (function *fun)
+{
+  auto_vec<class loop *> consumed;
+  auto_vec<class loop *> todo;
+  bool changed = false;
+
+  for (auto loop : loops_list (fun, LI_ONLY_INNERMOST))
+    todo.safe_push (loop);
+  for (class loop *loop : todo)
+    if (!consumed.contains (loop))
+      changed |= nf_loop_try (loop, consumed);
+  return changed ? TODO_cleanup_cfg | TODO_rebuild_cgraph_edges : 0;
+}
+
+NF_GIMPLE_PASS (nf_loop, "nf-loop", 0)
