@@ -176,8 +176,8 @@ nf_lr_array_of (const struct nf_lregion *g, nf_value param)
   return NULL;
 }
 
-/* --- Hash-consing: the same op on the same operands is one value, so
-   that the two arms of a cdce diamond meet in one SQRT.  ------------- */
+/* --- Hash-consing: the same scalar op on the same operands is one
+   value, so that the two arms of a cdce diamond meet in one SQRT.  --- */
 
 /* An existing value of opcode OP, type TYPE and operands OPS, or
    NF_NO_VALUE.  */
@@ -185,6 +185,10 @@ static nf_value
 nf_lr_find_op (const struct nf_lregion *g, enum nf_opcode op, nf_type type,
 	       const nf_value *ops, int n)
 {
+  /* Only scalars: the code in the loops is kept statement for statement,
+     as the matchers expect each cast of a load to be used once.  */
+  if (type.rank != 0)
+    return NF_NO_VALUE;
   for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
     {
       if (nf_op (g->r, v) != op || nf_op_n_operands (g->r, v) != n
@@ -300,6 +304,9 @@ nf_lr_find_guard (class loop *loop, edge *skip, bool *enter_true)
       gcond *c = safe_dyn_cast<gcond *> (last_stmt (p));
       if (!c || EDGE_COUNT (p->succs) != 2)
 	return NULL;
+      /* Not the test of an enclosing while loop.  */
+      if (loop_exits_from_bb_p (p->loop_father, p))
+	return NULL;
       *enter_true = (e->flags & EDGE_TRUE_VALUE) != 0;
       *skip = EDGE_SUCC (p, 0) == e ? EDGE_SUCC (p, 1) : EDGE_SUCC (p, 0);
       return c;
@@ -370,7 +377,8 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
 
   edge skip = NULL;
   bool enter_true = true;
-  gcond *guard = nf_lr_find_guard (loop, &skip, &enter_true);
+  gcond *guard = g->n_loops == 0 && !g->guarded
+		   ? NULL : nf_lr_find_guard (loop, &skip, &enter_true);
   gcond *cguard = guard;
   bool center = enter_true;
   basic_block guard_bb = guard ? gimple_bb (guard)
@@ -390,6 +398,7 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
 	  cguard = g->loops[0].guard;
 	  center = (in0->flags & EDGE_TRUE_VALUE) != 0;
 	  guard_bb = g0;
+	  skip = s0;
 	}
     }
   if (cguard)
@@ -553,22 +562,27 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt,
       || tree_to_shwi (drb.init) % tree_to_shwi (esz) != 0)
     return nf_lr_fail (g, "an array access is not contiguous (its step is "
 			  "not the element size)");
-  *off = tree_to_shwi (drb.init) / tree_to_shwi (esz);
+  /* One array per first element: s->x[j] and s->w[j] have one base.  */
+  *off = 0;
+  tree offset = size_binop (PLUS_EXPR, fold_convert (sizetype, drb.offset),
+			    fold_convert (sizetype, drb.init));
   for (int i = 0; i < g->n_arrays; i++)
     if (operand_equal_p (g->arrays[i].base, drb.base_address, 0)
-	&& operand_equal_p (g->arrays[i].offset, drb.offset, 0)
+	&& operand_equal_p (g->arrays[i].offset, offset, 0)
 	&& TYPE_MAIN_VARIANT (g->arrays[i].elt_type) == TYPE_MAIN_VARIANT (type))
       return g->arrays[i].param;
   if (g->n_arrays == NF_LR_MAX_ARRAYS)
     return nf_lr_fail (g, "the region accesses too many arrays");
   char name[64];
+  /* Named after the pointer or the object: in + r * n is "in".  */
   tree b = drb.base_address;
-  if (TREE_CODE (b) == ADDR_EXPR && DECL_P (TREE_OPERAND (b, 0)))
+  while (TREE_CODE (b) == POINTER_PLUS_EXPR || CONVERT_EXPR_P (b)
+	 || (TREE_CODE (b) == ADDR_EXPR && DECL_P (TREE_OPERAND (b, 0))))
     b = TREE_OPERAND (b, 0);
   nf_value_name (b, name, sizeof name);
   struct nf_lr_array *a = &g->arrays[g->n_arrays++];
   a->base = drb.base_address;
-  a->offset = drb.offset;
+  a->offset = offset;
   a->elt_type = type;
   a->param = nf_param (g->r, name,
 		       nf_tensor1_type (nf_lr_elem (type), nf_lr_dim (g, k)),
@@ -616,7 +630,7 @@ nf_lr_store (struct nf_lregion *g, int k, gimple *stmt)
 
 /* The opcode of a call to math function FN and its number of
    arguments, or NF_OP_COUNT_.  */
-static enum nf_opcode
+enum nf_opcode
 nf_lr_math_op (combined_fn fn, int *nargs)
 {
   *nargs = 1;
@@ -639,24 +653,29 @@ nf_lr_math_op (combined_fn fn, int *nargs)
     case CFN_BUILT_IN_LOG:
     case CFN_BUILT_IN_LOGL:
       return NF_OP_LOG;
+    case CFN_EXPM1:
     case CFN_BUILT_IN_EXPM1F:
     case CFN_BUILT_IN_EXPM1:
     case CFN_BUILT_IN_EXPM1L:
       return NF_OP_EXPM1;
+    case CFN_LOG1P:
     case CFN_BUILT_IN_LOG1PF:
     case CFN_BUILT_IN_LOG1P:
     case CFN_BUILT_IN_LOG1PL:
       return NF_OP_LOG1P;
+    case CFN_POW:
     case CFN_BUILT_IN_POWF:
     case CFN_BUILT_IN_POW:
     case CFN_BUILT_IN_POWL:
       *nargs = 2;
       return NF_OP_POW;
+    case CFN_FMAX:
     case CFN_BUILT_IN_FMAXF:
     case CFN_BUILT_IN_FMAX:
     case CFN_BUILT_IN_FMAXL:
       *nargs = 2;
       return NF_OP_MAX;
+    case CFN_FMIN:
     case CFN_BUILT_IN_FMINF:
     case CFN_BUILT_IN_FMIN:
     case CFN_BUILT_IN_FMINL:
@@ -685,6 +704,28 @@ nf_lr_call (struct nf_lregion *g, gcall *call)
   return b == NF_NO_VALUE ? b : nf_lr_binary (g, op, a, b);
 }
 
+/* Whether the load STMT in the scalar code reads what it would read at
+   the region's entry: it is not volatile and no loop of the region that
+   stores runs before it.  */
+static bool
+nf_lr_hoistable_load (const struct nf_lregion *g, gimple *stmt)
+{
+  if (gimple_has_volatile_ops (stmt) || stmt_could_throw_p (cfun, stmt))
+    return false;
+  for (int k = 0; k < g->n_loops; k++)
+    {
+      class loop *loop = g->loops[k].loop;
+      bool stores = false;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (g->loops[k].body);
+	   !gsi_end_p (gsi); gsi_next (&gsi))
+	stores |= gimple_vdef (gsi_stmt (gsi)) != NULL_TREE;
+      if (stores && dominated_by_p (CDI_DOMINATORS, gimple_bb (stmt),
+				    loop->header))
+	return false;
+    }
+  return true;
+}
+
 /* The value of the assignment STMT, in loop K or (K < 0) in the scalar
    code.  */
 static nf_value
@@ -692,8 +733,22 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
 {
   tree lhs = gimple_assign_lhs (stmt);
   if (gimple_assign_load_p (stmt))
-    return k >= 0 ? nf_lr_load (g, k, stmt)
-		  : nf_lr_fail (g, "memory is read between the loops");
+    {
+      if (k >= 0)
+	return nf_lr_load (g, k, stmt);
+      if (!nf_lr_hoistable_load (g, stmt))
+	return nf_lr_fail (g, "memory is read between the loops after a "
+			      "store");
+      /* Read before any store of the region: its value at the entry.  */
+      enum nf_elem e = nf_lr_elem (TREE_TYPE (lhs));
+      if (e == NF_ELEM_NONE)
+	return nf_lr_fail (g, "an input of the region is neither a number "
+			      "nor an array");
+      char name[64];
+      return nf_param (g->r, nf_value_name (gimple_assign_rhs1 (stmt), name,
+					     sizeof name),
+		       nf_scalar_type (e), false);
+    }
   if (nf_lr_elem (TREE_TYPE (lhs)) == NF_ELEM_NONE)
     return nf_lr_fail (g, "a value of the region is neither a number nor "
 			  "an array element");
@@ -897,7 +952,22 @@ nf_lr_value (struct nf_lregion *g, tree t)
     return g->ssa[ver];
   gimple *def = SSA_NAME_DEF_STMT (t);
   nf_value v;
-  if (SSA_NAME_IS_DEFAULT_DEF (t) || nf_lr_before_start (g, def))
+  if (!SSA_NAME_IS_DEFAULT_DEF (t) && nf_lr_before_start (g, def)
+      && is_gimple_assign (def)
+      && (CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def))
+	  || gimple_assign_rhs_code (def) == FLOAT_EXPR
+	  || (gimple_assign_rhs_code (def) == RDIV_EXPR
+	      && real_onep (gimple_assign_rhs1 (def))))
+      && nf_lr_elem (TREE_TYPE (t)) != NF_ELEM_NONE
+      && nf_lr_elem (TREE_TYPE (gimple_assign_rhs1 (def))) != NF_ELEM_NONE)
+    {
+      /* A conversion or a reciprocal hoisted before the region, as
+	 (float) n and 1 / (float) n: the matchers look at what is
+	 converted.  */
+      g->ssa[ver] = NF_LR_BUSY;
+      v = nf_lr_assign (g, -1, def);
+    }
+  else if (SSA_NAME_IS_DEFAULT_DEF (t) || nf_lr_before_start (g, def))
     {
       /* Defined before the region: a parameter.  */
       enum nf_elem e = nf_lr_elem (TREE_TYPE (t));
@@ -1036,9 +1106,10 @@ nf_lr_grow_uses (struct nf_lregion *g, tree t0)
 }
 
 nf_value
-nf_lr_build (struct nf_lregion *g, class loop *loop)
+nf_lr_build (struct nf_lregion *g, class loop *loop, bool guarded)
 {
   memset (g, 0, sizeof *g);
+  g->guarded = guarded;
   g->r = nf_region_new (lang_hooks.decl_printable_name (current_function_decl,
 							 2));
   if (!g->r)
@@ -1051,7 +1122,8 @@ nf_lr_build (struct nf_lregion *g, class loop *loop)
   /* The region starts at the loop's guard, or at its header.  */
   edge skip;
   bool enter_true;
-  gcond *guard = nf_lr_find_guard (loop, &skip, &enter_true);
+  gcond *guard = guarded ? nf_lr_find_guard (loop, &skip, &enter_true)
+			 : NULL;
   g->start_bb = guard ? gimple_bb (guard) : loop->header;
   g->start_stmt = guard;
   if (nf_lr_add_loop (g, loop) != 0)
@@ -1097,15 +1169,78 @@ nf_lr_free (struct nf_lregion *g)
 
 /* --- The region's extent.  ------------------------------------------ */
 
-/* BB, or the block an empty single-successor chain from it leads to.  */
-static basic_block
-nf_lr_skip_forwarders (basic_block bb)
+/* Whether BB is an empty block that only passes control on, and not
+   into the header of an enclosing loop.  */
+static bool
+nf_lr_forwarder_p (basic_block bb)
 {
-  for (int i = 0; i < 4 && single_succ_p (bb) && nf_lr_empty_bb (bb)
-		  && !phi_nodes (bb);
-       i++)
-    bb = single_succ (bb);
-  return bb;
+  return single_succ_p (bb) && nf_lr_empty_bb (bb) && !phi_nodes (bb)
+	 && single_succ (bb) != bb->loop_father->header;
+}
+
+/* Where L's exit path and its guard's skip path meet: the first block
+   of the exit's chain of forwarders that the skip's chain of
+   single-successor blocks reaches.  */
+static basic_block
+nf_lr_join (const struct nf_lr_loop *l)
+{
+  if (!l->skip)
+    return l->exit->dest;
+  basic_block a = l->exit->dest;
+  for (int i = 0;; i++)
+    {
+      basic_block b = l->skip->dest;
+      for (int j = 0;; j++)
+	{
+	  if (a == b)
+	    return a;
+	  /* The path around may do work (cdce keeps an errno call).  */
+	  if (j == 4 || !single_succ_p (b)
+	      || single_succ (b) == b->loop_father->header)
+	    break;
+	  b = single_succ (b);
+	}
+      if (i == 4 || !nf_lr_forwarder_p (a))
+	return NULL;
+      a = single_succ (a);
+    }
+}
+
+/* Whether some path from the region's start to its exit avoids L's
+   guard (or preheader) other than through the skip edge of a loop with
+   L's trip count, which runs L zero times as the count says.  */
+static bool
+nf_lr_bypassed (const struct nf_lregion *g, const struct nf_lr_loop *l)
+{
+  basic_block must = bitmap_bit_p (g->blocks, l->guard_bb->index)
+		       ? l->guard_bb : l->loop->header;
+  if (must == g->start_bb)
+    return false;
+  auto_bitmap seen;
+  auto_vec<basic_block, 32> work;
+  work.safe_push (g->start_bb);
+  bitmap_set_bit (seen, g->start_bb->index);
+  while (!work.is_empty ())
+    {
+      basic_block bb = work.pop ();
+      if (bb == g->exit_bb)
+	return true;
+      if (bb == must)
+	continue;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	{
+	  bool same_skip = false;
+	  for (int j = 0; j < g->n_loops; j++)
+	    same_skip |= g->loops[j].skip == e
+			 && operand_equal_p (g->loops[j].count, l->count, 0);
+	  if (!same_skip && bitmap_bit_p (g->blocks, e->dest->index)
+	      && bitmap_set_bit (seen, e->dest->index))
+	    work.safe_push (e->dest);
+	}
+    }
+  return false;
 }
 
 bool
@@ -1115,8 +1250,8 @@ nf_lr_set_exit (struct nf_lregion *g, nf_value v)
     {
       /* After its loop, where the exit and the guard's skip rejoin.  */
       struct nf_lr_loop *l = nf_lr_loop_of (g, gimple_bb (g->stmts[v]));
-      basic_block join = nf_lr_skip_forwarders (l->exit->dest);
-      if (l->guard && nf_lr_skip_forwarders (l->skip->dest) != join)
+      basic_block join = nf_lr_join (l);
+      if (!join)
 	return nf_lr_fail (g, "the loop's guard does not rejoin after it"),
 	       false;
       g->exit_bb = join;
@@ -1124,17 +1259,25 @@ nf_lr_set_exit (struct nf_lregion *g, nf_value v)
     }
   else
     {
-      /* After the definition of its tree that the code after uses.  */
-      tree best = nf_lr_tree (g, v);
-      for (unsigned ver = 1; ver < g->n_ssa; ver++)
+      /* After the definition of its last tree: the one no PHI merges
+	 into another tree of the value (the join of a cdce diamond).  */
+      tree best = NULL_TREE;
+      for (unsigned ver = 1; ver < g->n_ssa && !best; ver++)
 	if (g->ssa[ver] == v && ssa_name (ver))
 	  {
 	    imm_use_iterator it;
 	    use_operand_p use;
+	    bool merged = false;
 	    FOR_EACH_IMM_USE_FAST (use, it, ssa_name (ver))
-	      if (!is_gimple_debug (USE_STMT (use))
-		  && !nf_lr_use_built (g, USE_STMT (use)))
-		best = ssa_name (ver);
+	      {
+		gimple *u = USE_STMT (use);
+		tree res = gimple_code (u) == GIMPLE_PHI ? gimple_phi_result (u)
+							 : NULL_TREE;
+		merged |= res && SSA_NAME_VERSION (res) < g->n_ssa
+			  && g->ssa[SSA_NAME_VERSION (res)] == v;
+	      }
+	    if (!merged)
+	      best = ssa_name (ver);
 	  }
       if (!best || TREE_CODE (best) != SSA_NAME)
 	return nf_lr_fail (g, "the result is not computed in the region"),
@@ -1201,10 +1344,8 @@ nf_lr_set_exit (struct nf_lregion *g, nf_value v)
   for (int k = 0; k < g->n_loops; k++)
     {
       struct nf_lr_loop *l = &g->loops[k];
-      if (!bitmap_bit_p (g->blocks, l->loop->header->index))
-	continue;
-      if (l->guard_bb != g->start_bb
-	  && !dominated_by_p (CDI_DOMINATORS, g->exit_bb, l->guard_bb))
+      if (bitmap_bit_p (g->blocks, l->loop->header->index)
+	  && nf_lr_bypassed (g, l))
 	return nf_lr_fail (g, "a loop of the region runs conditionally"),
 	       false;
     }
@@ -1244,6 +1385,10 @@ nf_lr_at_entry (const struct nf_lregion *g, tree t)
       gimple *def = SSA_NAME_DEF_STMT (t);
       if (SSA_NAME_IS_DEFAULT_DEF (t) || nf_lr_before_start (g, def))
 	return t;
+      if (is_gimple_assign (def) && gimple_assign_load_p (def)
+	  && gimple_bb (def)->loop_father == loop_outer (g->loops[0].loop)
+	  && nf_lr_hoistable_load (g, def))
+	return nf_lr_at_entry (g, gimple_assign_rhs1 (def));
       if (!is_gimple_assign (def) || gimple_assign_load_p (def)
 	  || gimple_has_side_effects (def)
 	  || gimple_bb (def)->loop_father != loop_outer (g->loops[0].loop))

@@ -18,7 +18,8 @@ struct nf_lr_loop
   edge exit;			/* Its single exit.  */
   basic_block body;		/* The block holding its work.  */
   gcond *guard;			/* Its zero-trip guard, or NULL.  */
-  edge skip;			/* The guard's edge around the loop.  */
+  edge skip;			/* The edge around it of the guard its
+				   count includes, or NULL.  */
   basic_block guard_bb;		/* The block of the guard its count
 				   includes (its own, or the first loop's),
 				   or its preheader.  */
@@ -28,7 +29,8 @@ struct nf_lr_loop
 };
 
 /* One array the region accesses: the address BASE + OFFSET (bytes) of
-   its element 0; accesses are element offsets from there.  */
+   the element its accesses start at (each access is its own array, so
+   s->x[j] and s->w[j] are two).  */
 struct nf_lr_array
 {
   tree base, offset;
@@ -61,15 +63,18 @@ struct nf_lregion
   gimple **stmts;		/* Value -> its statement (stores, calls).  */
   int cap;
 
+  bool guarded;			/* Start at the first loop's guard.  */
   const char *fail;		/* Why something could not be built.  */
 };
 
 /* Start G at the innermost loop LOOP, which has a floating-point
    reduction: analyse it, build its reductions and everything computed
    from them (a second loop included) in the straight-line code after it.
-   Returns the REDUCE value of the sum of products, or NF_NO_VALUE with
-   G->fail set (NULL when LOOP is no candidate at all).  */
-nf_value nf_lr_build (struct nf_lregion *g, class loop *loop);
+   The region starts at LOOP's zero-trip guard when GUARDED (its trip
+   count then includes the guard), else at its header.  Returns the
+   REDUCE value of the sum of products, or NF_NO_VALUE with G->fail set
+   (NULL when LOOP is no candidate at all).  */
+nf_value nf_lr_build (struct nf_lregion *g, class loop *loop, bool guarded);
 void nf_lr_free (struct nf_lregion *g);
 
 /* The tree value V was built from, or NULL_TREE.  */
@@ -94,6 +99,10 @@ bool nf_lr_set_exit (struct nf_lregion *g, nf_value v);
 
 /* Whether STMT is in the region (after nf_lr_set_exit).  */
 bool nf_lr_contains (const struct nf_lregion *g, gimple *stmt);
+
+/* The opcode of a call to the math function FN and its number of
+   arguments in *NARGS, or NF_OP_COUNT_ when FN is not modelled.  */
+enum nf_opcode nf_lr_math_op (combined_fn fn, int *nargs);
 
 /* T as a tree valid at the region's entry: T itself when it is defined
    before the region, else rebuilt from its pure definitions in it.

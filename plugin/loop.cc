@@ -231,6 +231,13 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
 	  nf_value st = nf_loop_store (r, m);
 	  member = st != NF_NO_VALUE && nf_lr_stmt (g, st) == s;
 	}
+      /* A math call whose result is unused (cdce keeps one for errno on
+	 the path that skips the loops): its only effect is errno.  */
+      int nargs;
+      if (is_gimple_call (s) && !gimple_call_lhs (s)
+	  && nf_lr_math_op (gimple_call_combined_fn (s), &nargs)
+	       != NF_OP_COUNT_)
+	member = true;
       if (!member)
 	return gimple_store_p (s)
 		 ? "the region stores to memory outside the idiom"
@@ -619,25 +626,27 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
 	     c->callee, g->n_loops, g->n_loops == 1 ? "" : "s");
 }
 
-/* Steps 1-5 for the innermost loop LOOP.  Returns true if it rewrote
-   the function.  CONSUMED collects the loops of fused regions.  */
+/* Steps 1-5 for the innermost loop LOOP, with the region starting at
+   its guard when GUARDED.  Returns true when the loop is done with (a
+   region recorded, or a reason in *REASON and *KIND); sets *CHANGED when
+   it rewrote the function.  CONSUMED collects the loops of fused
+   regions.  */
 static bool
-nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
+nf_loop_attempt (class loop *loop, bool guarded,
+		 auto_vec<class loop *> &consumed, enum nf_kind *kind,
+		 const char **reason, bool *changed)
 {
-  if (!nf_loop_candidate (loop))
-    return false;
   dump_user_location_t loc = find_loop_location (loop);
   struct nf_lregion g;
   nf_match m;
-  enum nf_kind kind = NF_KIND_MULREDSQRT;
-  const char *reason = NULL;
-  bool changed = false;
+  bool done = true;
 
   calculate_dominance_info (CDI_DOMINATORS);
-  nf_value anchor = nf_lr_build (&g, loop);
+  nf_value anchor = nf_lr_build (&g, loop, guarded);
   if (dump_file && (dump_flags & TDF_DETAILS) && g.r)
     {
-      fprintf (dump_file, "neuronfuse: region of loop %d:\n", loop->num);
+      fprintf (dump_file, "neuronfuse: region of loop %d%s:\n", loop->num,
+	       guarded ? "" : " (from its header)");
       for (int k = 0; k < g.n_loops; k++)
 	{
 	  fprintf (dump_file, "  loop %d: trip count ", g.loops[k].loop->num);
@@ -647,15 +656,15 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
       nf_region_print (g.r, dump_file);
     }
   if (anchor == NF_NO_VALUE)
-    reason = g.fail;
-  else if (nf_loop_match (&g, anchor, &m, &kind, &reason))
+    *reason = g.fail;
+  else if (nf_loop_match (&g, anchor, &m, kind, reason))
     {
       struct nf_loop_call c;
-      kind = m.kind;
+      *kind = m.kind;
       memset (c.args, 0, sizeof c.args);
       c.sumsq = false;
-      reason = nf_loop_check (&g, &m, &c);
-      if (!reason)
+      *reason = nf_loop_check (&g, &m, &c);
+      if (!*reason)
 	{
 	  nf_loop_record (&g, &m, &c, loc);
 	  for (int k = 0; k < g.n_loops; k++)
@@ -663,19 +672,42 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
 	  if (nf_opts.mode == NF_MODE_REWRITE)
 	    {
 	      nf_loop_outline (&g, &c, loc.get_location_t ());
-	      changed = true;
+	      *changed = true;
 	    }
 	}
+      /* A region whose guard's path around it leaves elsewhere may fit
+	 from the loop's header.  */
+      else if (guarded && g.loops[0].guard && g.blocks
+	       && (g.fail == *reason))
+	done = false;
       nf_match_release (&m);
+    }
+  nf_lr_free (&g);
+  return done;
+}
+
+/* The loop LOOP: attempt it from its guard, then from its header.
+   Returns true if it rewrote the function.  */
+static bool
+nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
+{
+  if (!nf_loop_candidate (loop))
+    return false;
+  enum nf_kind kind = NF_KIND_MULREDSQRT;
+  const char *reason = NULL;
+  bool changed = false;
+  if (!nf_loop_attempt (loop, true, consumed, &kind, &reason, &changed))
+    {
+      reason = NULL;
+      nf_loop_attempt (loop, false, consumed, &kind, &reason, &changed);
     }
   if (reason)
     {
-      nf_record_missed (loc, kind, reason);
+      nf_record_missed (find_loop_location (loop), kind, reason);
       if (dump_file && (dump_flags & TDF_DETAILS))
 	fprintf (dump_file, "neuronfuse: missed %s: %s\n", nf_kind_name (kind),
 		 reason);
     }
-  nf_lr_free (&g);
   return changed;
 }
 
