@@ -24,6 +24,7 @@ struct nf_options
 {
   bool disable;			/* disable: register nothing.  */
   bool verbose;			/* verbose: an inform () per decision.  */
+  bool dump;			/* dump: the passes' details dumps.  */
   unsigned kinds;		/* kinds=LIST: mask of enum nf_kind.  */
   enum nf_mode mode;		/* mode=rewrite|report.  */
   const char *report_path;	/* report=FILE, or NULL.  */

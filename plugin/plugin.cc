@@ -12,9 +12,13 @@
      mode=report        find and report only: the code is left unchanged
      disable            load but do nothing
      verbose            a note for every decision, without -fopt-info
+     dump               the details dumps of the passes (FILE.NNNt.nf-loop,
+                        FILE.NNNt.nf-scalar)
      help               print this list
 
    Passes:
+     nf-loop          after "ldist": RMSNorm and L2-norm loops -> calls to
+                      libneuronfuse (loop.cc, loop-ir.cc).
      nf-scalar-early  after "ssa", before inlining, and
      nf-scalar        after "sincos": exp (x) - 1 -> expm1 (x),
                       log (1 + x) -> log1p (x) (scalar.cc).  Outside the
@@ -34,8 +38,8 @@
 
 NF_VISIBLE int plugin_is_GPL_compatible;
 
-struct nf_options nf_opts = { false, false, NF_KIND_ALL, NF_MODE_REWRITE,
-			      NULL, NULL };
+struct nf_options nf_opts = { false, false, false, NF_KIND_ALL,
+			      NF_MODE_REWRITE, NULL, NULL };
 nf_report *nf_unit_report;
 
 static const char nf_help[]
@@ -51,6 +55,10 @@ static const char nf_help[]
     "change nothing\n"
     "  -fplugin-arg-neuronfuse-disable       do nothing\n"
     "  -fplugin-arg-neuronfuse-verbose       a note for every decision\n"
+    "  -fplugin-arg-neuronfuse-dump          write the passes' details dumps "
+    "(as\n"
+    "                                        -fdump-tree-nf-loop-details "
+    "would)\n"
     "  -fplugin-arg-neuronfuse-help          print this help\n"
     "  Remarks: -fopt-info (optimized), -fopt-info-missed (missed).\n";
 
@@ -135,11 +143,13 @@ nf_parse_args (const char *name, int argc, struct plugin_argument *argv)
       const char *key = arg->key;
 
       if (strcmp (key, "disable") == 0 || strcmp (key, "verbose") == 0
-	  || strcmp (key, "help") == 0)
+	  || strcmp (key, "help") == 0 || strcmp (key, "dump") == 0)
 	{
 	  if (nf_flag_has_value (name, arg))
 	    return false;
-	  if (key[0] == 'd')
+	  if (strcmp (key, "dump") == 0)
+	    nf_opts.dump = true;
+	  else if (key[0] == 'd')
 	    nf_opts.disable = true;
 	  else if (key[0] == 'v')
 	    nf_opts.verbose = true;
@@ -241,5 +251,14 @@ plugin_init (struct plugin_name_args *plugin_info,
   nf_scalar_pass_info.pass = make_nf_scalar_pass ();
   register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
 		     &nf_scalar_pass_info);
+
+  /* -fdump-tree-nf-loop-details is rejected before plugins load (GCC
+     parses -fdump-* first), so the dumps are switched on from here, now
+     that the passes are registered.  */
+  if (nf_opts.dump)
+    {
+      g->get_dumps ()->dump_switch_p ("tree-nf-loop-details");
+      g->get_dumps ()->dump_switch_p ("tree-nf-scalar-details");
+    }
   return 0;
 }
