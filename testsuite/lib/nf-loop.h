@@ -18,7 +18,7 @@
 
 /* Calls that reached a kernel of libneuronfuse.  */
 static unsigned long nf_loop_calls;
-static unsigned long nf_loop_before; /* for NF_FUSED */
+static unsigned long nf_loop_before __attribute__ ((unused)); /* NF_FUSED */
 
 /* Whether CALL (an expression) called a kernel of libneuronfuse.  */
 #define NF_FUSED(call)                                                        \

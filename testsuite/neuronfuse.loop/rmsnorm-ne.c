@@ -1,5 +1,6 @@
 /* Area: nf-loop, RMSNorm, float.
-   Purpose: the llama2.c form with the loops ended by j != n instead of j < n.  */
+   Purpose: the llama2.c form of rmsnorm with
+   the loops ended by j != n instead of j < n.  */
 /* { dg-do run } */
 #include "nf-loop.h"
 
@@ -34,5 +35,5 @@ main (void)
 }
 
 /* { dg-final { nf-report-regions RMSNorm 1 } } */
-/* { dg-final { nf-report-region RMSNorm rmsnorm 10 outlined } } */
+/* { dg-final { nf-report-region RMSNorm rmsnorm 11 outlined } } */
 /* { dg-final { nf-report-scan {"callee": "nf_rmsnorm_f32"} 1 } } */
