@@ -1,0 +1,232 @@
+/* nf-loop.h: inputs, long double references and checks of the loop
+   tests (neuronfuse.loop/), on top of nf-test.h.
+
+   Whether a call ran fused is seen at run time: nf-run-loop-matrix links
+   every loop test with -Wl,--wrap=K for each kernel K the pass may call,
+   and the wrappers below count the calls that reach libneuronfuse
+   (NF_FUSED).  A result of a fused call must be within a few ulps of the
+   long double reference and no worse than the plain loop; a result of the
+   loops themselves (no plugin, or the pass declined) only within the plain
+   loop's own error.  Whether a loop should have been fused is for the
+   remark and report checks of each test, not for the program.  */
+
+#ifndef NF_LOOP_H
+#define NF_LOOP_H
+
+#include "nf-test.h"
+#include "neuronfuse.h"
+
+/* Calls that reached a kernel of libneuronfuse.  */
+static unsigned long nf_loop_calls;
+static unsigned long nf_loop_before __attribute__ ((unused)); /* NF_FUSED */
+
+/* Whether CALL (an expression) called a kernel of libneuronfuse.  */
+#define NF_FUSED(call)                                                        \
+  (nf_loop_before = nf_loop_calls, (void) (call),                           \
+   nf_loop_calls != nf_loop_before)
+
+/* __wrap_NAME, which the linker calls instead of NAME, and __real_NAME,
+   the kernel.  RETURN: return, or nothing for a void kernel.  */
+#define NF_LOOP_WRAP(name, ret, params, args, RETURN)                         \
+  ret __real_##name params;                                                   \
+  ret __wrap_##name params;                                                   \
+  ret __wrap_##name params                                                    \
+  {                                                                           \
+    nf_loop_calls++;                                                          \
+    RETURN __real_##name args;                                                \
+  }
+
+NF_LOOP_WRAP (nf_rmsnorm_f32, void,
+	      (float *y, const float *x, const float *w, size_t n, float eps),
+	      (y, x, w, n, eps), )
+NF_LOOP_WRAP (nf_rmsnorm_f64, void,
+	      (double *y, const double *x, const double *w, size_t n,
+	       double eps),
+	      (y, x, w, n, eps), )
+NF_LOOP_WRAP (nf_rmsnorm_rows_f32, void,
+	      (float *y, const float *x, const float *w, size_t rows,
+	       size_t n, float eps),
+	      (y, x, w, rows, n, eps), )
+NF_LOOP_WRAP (nf_rmsnorm_rows_f64, void,
+	      (double *y, const double *x, const double *w, size_t rows,
+	       size_t n, double eps),
+	      (y, x, w, rows, n, eps), )
+NF_LOOP_WRAP (nf_rmsnorm_f16, void,
+	      (_Float16 *y, const _Float16 *x, const _Float16 *w, size_t n,
+	       float eps),
+	      (y, x, w, n, eps), )
+NF_LOOP_WRAP (nf_rmsnorm_rows_f16, void,
+	      (_Float16 *y, const _Float16 *x, const _Float16 *w, size_t rows,
+	       size_t n, float eps),
+	      (y, x, w, rows, n, eps), )
+NF_LOOP_WRAP (nf_nrm2_f32, float, (const float *x, size_t n), (x, n), return)
+NF_LOOP_WRAP (nf_nrm2_f64, double, (const double *x, size_t n), (x, n),
+	      return)
+
+/* The row lengths every test runs, and the longest.  */
+static const size_t nf_loop_ns[] = { 0, 1, 7, 33, 4096 };
+#define NF_LOOP_MAX 4096
+
+/* Written one past the end of each output: no kernel may touch it.  */
+#define NF_LOOP_SENTINEL (-1234.5)
+
+/* A fused result this close to the reference (in ulps) is correctly
+   rounded up to the reference's own error: no worse than any loop.  */
+#define NF_LOOP_CR 0.55L
+
+/* Value I of the deterministic input SEED: in [-4, 4), every tenth one
+   scaled by 2^-6 so that rows mix magnitudes (still normal in _Float16).
+   WEIGHT: a gain in [0.5, 1.5) instead.  */
+static double
+nf_loop_value (size_t i, unsigned seed, int weight)
+{
+  unsigned long long s = (i + 1) * 6364136223846793005ULL
+			 + (seed + 1) * 1442695040888963407ULL;
+  s ^= s >> 29;
+  s *= 0xbf58476d1ce4e5b9ULL;
+  s ^= s >> 32;
+  double v = (double) (s >> 11) * 0x1p-53 * 8 - 4;
+  if (weight)
+    return 0.5 + fabs (v) / 4;
+  return i % 10 == 3 ? v * 0x1p-6 : v;
+}
+
+#define NF_LOOP_FILL(T, a, n, seed, weight)                                   \
+  do                                                                          \
+    {                                                                         \
+      for (size_t i_ = 0; i_ < (n); i_++)                                     \
+	(a)[i_] = (T) nf_loop_value (i_, (seed), (weight));                   \
+    }                                                                         \
+  while (0)
+
+/* R[i] = X[i] / sqrt (sum (X^2) / N + EPS) * W[i], exactly up to long
+   double rounding.  */
+static void
+nf_loop_ref_rmsnorm (long double *r, const long double *x,
+		     const long double *w, size_t n, long double eps)
+{
+  long double ss = 0;
+  for (size_t i = 0; i < n; i++)
+    ss += x[i] * x[i];
+  long double s = 1 / sqrtl (ss / n + eps);
+  for (size_t i = 0; i < n; i++)
+    r[i] = x[i] * s * w[i];
+}
+
+/* One element of a check: OK, or a message and a failure.  */
+static int
+nf_loop_elem (int ok, const char *what, size_t n, size_t i, int fused,
+	      long double got, long double plain, long double ref,
+	      long double eg, long double eo)
+{
+  if (!ok)
+    {
+      fprintf (stderr,
+	       "%s n=%zu i=%zu fused=%d: got %La (%Lg ulp), plain loop %La "
+	       "(%Lg ulp), ref %La\n",
+	       what, n, i, fused, got, eg, plain, eo, ref);
+      nf_failures++;
+    }
+  return ok;
+}
+
+/* Whether GOT is within TOL times SCALE of REF (NaN matching NaN); else
+   a message naming WHAT and index I, and a failure.  For the near misses,
+   which must keep the loops' own results.  */
+static int
+nf_loop_near (const char *what, size_t i, long double got, long double ref,
+	      long double tol, long double scale)
+{
+  int ok = (isnan (got) && isnan (ref)) || fabsl (got - ref) <= tol * scale;
+  if (!ok)
+    {
+      fprintf (stderr, "%s i=%zu: got %La, expected %La (tolerance %Lg)\n",
+	       what, i, got, ref, tol * scale);
+      nf_failures++;
+    }
+  return ok;
+}
+
+/* nf_loop_check_rmsnorm_SFX (Y, X, W, N, EPS, FUSED): check Y[0..N-1],
+   a test's RMSNorm of X (the input, kept aside if Y overwrote it) with
+   gain W (NULL: none) and EPS; FUSED: whether a kernel was called.  Fused:
+   within BOUND ulps, and no worse than the plain loop.  Not fused: within
+   relative LOOSE (the plain loop's own error).  ACC_T: the type of the
+   plain loop's accumulator, SQRT its square root.  */
+#define NF_LOOP_DEFINE_CHECK(SFX, T, ACC_T, EPS_T, SQRT, ULPS, BOUND, LOOSE) \
+  __attribute__ ((noipa, optimize ("O0"))) static void                        \
+  nf_loop_plain_rmsnorm_##SFX (T *y, const T *x, const T *w, size_t n,        \
+			       EPS_T eps)                                     \
+  {                                                                           \
+    ACC_T ss = 0;                                                           \
+    for (size_t j = 0; j < n; j++)                                            \
+      ss += (ACC_T) x[j] * x[j];                                            \
+    ss /= n;                                                                  \
+    ss += eps;                                                                \
+    ss = 1 / SQRT (ss);                                                       \
+    for (size_t j = 0; j < n; j++)                                            \
+      y[j] = (w ? w[j] : 1) * (ss * x[j]);                                    \
+  }                                                                           \
+                                                                              \
+  static void                                                                 \
+  nf_loop_check_rmsnorm_##SFX (const T *y, const T *x, const T *w, size_t n,  \
+			       EPS_T eps, int fused)                          \
+  {                                                                           \
+    static long double xl[NF_LOOP_MAX], wl[NF_LOOP_MAX], r[NF_LOOP_MAX];      \
+    static T o[NF_LOOP_MAX];                                                  \
+    for (size_t i = 0; i < n; i++)                                            \
+      {                                                                       \
+	xl[i] = x[i];                                                         \
+	wl[i] = w ? w[i] : 1;                                                 \
+      }                                                                       \
+    nf_loop_ref_rmsnorm (r, xl, wl, n, eps);                                  \
+    nf_loop_plain_rmsnorm_##SFX (o, x, w, n, eps);                            \
+    CHECK (NF_PLUGIN || !fused);                                              \
+    for (size_t i = 0; i < n; i++)                                            \
+      {                                                                       \
+	long double eg = ULPS (y[i], r[i]), eo = ULPS (o[i], r[i]);           \
+	int ok = fused ? eg <= (BOUND) && (eg <= eo || eg <= NF_LOOP_CR)      \
+		       : fabsl (y[i] - r[i]) <= (LOOSE) * fabsl (r[i]);       \
+	if (!nf_loop_elem (ok, "rmsnorm_" #SFX, n, i, fused, y[i], o[i],      \
+			   r[i], eg, eo))                                     \
+	  break;                                                              \
+      }                                                                       \
+  }
+
+/* f32: kernel 0.5 ulp + (n + 10) 2^-30; f64: 0.5 ulp + 2^-8; f16: one
+   rounding of a double result.  */
+NF_LOOP_DEFINE_CHECK (f32, float, float, float, sqrtf, NF_ULPS_F, 2, 1e-5L)
+NF_LOOP_DEFINE_CHECK (f64, double, double, double, sqrt, NF_ULPS_D, 2, 1e-12L)
+NF_LOOP_DEFINE_CHECK (f16, _Float16, float, float, sqrtf, NF_ULPS_H, 1, 1e-3L)
+
+/* nf_loop_check_nrm2_SFX (GOT, X, N, FUSED): GOT is sqrt (sum (X^2)),
+   checked as above against the plain loop.  */
+#define NF_LOOP_DEFINE_NRM2(SFX, T, SQRT, ULPS, LOOSE)                        \
+  __attribute__ ((noipa, optimize ("O0"))) static T                           \
+  nf_loop_plain_nrm2_##SFX (const T *x, size_t n)                             \
+  {                                                                           \
+    T s = 0;                                                                  \
+    for (size_t i = 0; i < n; i++)                                            \
+      s += x[i] * x[i];                                                       \
+    return SQRT (s);                                                          \
+  }                                                                           \
+                                                                              \
+  static void                                                                 \
+  nf_loop_check_nrm2_##SFX (T got, const T *x, size_t n, int fused)           \
+  {                                                                           \
+    long double ss = 0;                                                       \
+    for (size_t i = 0; i < n; i++)                                            \
+      ss += (long double) x[i] * x[i];                                        \
+    long double r = sqrtl (ss);                                               \
+    T o = nf_loop_plain_nrm2_##SFX (x, n);                                    \
+    long double eg = ULPS (got, r), eo = ULPS (o, r);                         \
+    CHECK (NF_PLUGIN || !fused);                                              \
+    nf_loop_elem (fused ? eg <= 2 && (eg <= eo || eg <= NF_LOOP_CR)           \
+			: fabsl (got - r) <= (LOOSE) * r,                     \
+		  "nrm2_" #SFX, n, 0, fused, got, o, r, eg, eo);              \
+  }
+
+NF_LOOP_DEFINE_NRM2 (f32, float, sqrtf, NF_ULPS_F, 1e-5L)
+NF_LOOP_DEFINE_NRM2 (f64, double, sqrt, NF_ULPS_D, 1e-12L)
+
+#endif /* NF_LOOP_H */

@@ -1,0 +1,48 @@
+/* Area: nf-loop, RMSNorm near miss.
+   Purpose: a ReLU between the normalisation and the gain,
+   fmaxf (s * x[j], 0) * w[j], is not RMSNorm: the loops stay.  */
+/* { dg-do run } */
+/* { dg-prune-output "(RMSNorm|MulRedSqrt): not rewritten" } */
+#include "nf-loop.h"
+
+__attribute__ ((noipa)) void
+rmsnorm (float *o, const float *x, const float *w, int n)
+{
+  float ss = 0.0f;
+  for (int j = 0; j < n; j++) ss += x[j] * x[j]; /* { dg-missed "RMSNorm: not rewritten: .*other than a cast" } */ /* reason */
+  ss = 1.0f / sqrtf (ss / n + 1e-5f);
+  for (int j = 0; j < n; j++) o[j] = fmaxf (ss * x[j], 0.0f) * w[j];
+}
+
+static float x[NF_LOOP_MAX], w[NF_LOOP_MAX], y[NF_LOOP_MAX + 1];
+
+int
+main (void)
+{
+  NF_LOOP_FILL (float, x, NF_LOOP_MAX, 1, 0);
+  NF_LOOP_FILL (float, w, NF_LOOP_MAX, 2, 1);
+  for (size_t k = 0; k < NF_N (nf_loop_ns); k++)
+    {
+      size_t n = nf_loop_ns[k];
+      memset (y, 0, sizeof y);
+      y[n] = NF_LOOP_SENTINEL;
+      rmsnorm (y, x, w, n);
+      long double ss = 0;
+      for (size_t j = 0; j < n; j++)
+	ss += (long double) x[j] * x[j];
+      long double s = 1 / sqrtl (ss / n + 1e-5f);
+      for (size_t j = 0; j < n; j++)
+	{
+	  long double r = fmaxl (s * x[j], 0) * w[j];
+	  if (!nf_loop_near ("rmsnorm", j, y[j], r, 1e-5L, fabsl (s * x[j] * w[j])))
+	    break;
+	}
+      CHECK (y[n] == (float) NF_LOOP_SENTINEL);
+    }
+  CHECK (nf_loop_calls == 0);
+  NF_DONE ();
+}
+
+/* { dg-final { nf-report-regions RMSNorm 0 } } */
+/* { dg-final { nf-report-regions MulRedSqrt 0 } } */
+/* { dg-final { nf-report-missed RMSNorm "other than a cast" } } */ /* reason */

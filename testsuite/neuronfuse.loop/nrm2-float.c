@@ -1,0 +1,34 @@
+/* Area: nf-loop, MulRedSqrt, float.
+   Purpose: the L2 norm sqrtf (sum x[i] * x[i]) is outlined into a call to
+   nf_nrm2_f32.  */
+/* { dg-do run } */
+#include "nf-loop.h"
+
+__attribute__ ((noipa)) float
+l2 (const float *x, int n)
+{
+  float s = 0.0f;
+  for (int i = 0; i < n; i++) s += x[i] * x[i]; /* { dg-optimized "MulRedSqrt: loop outlined into a call to nf_nrm2_f32" } */
+  return sqrtf (s);
+}
+
+static float x[NF_LOOP_MAX];
+
+int
+main (void)
+{
+  NF_LOOP_FILL (float, x, NF_LOOP_MAX, 1, 0);
+  for (size_t k = 0; k < NF_N (nf_loop_ns); k++)
+    {
+      size_t n = nf_loop_ns[k];
+      float got;
+      int fused = NF_FUSED (got = l2 (x, n));
+      nf_loop_check_nrm2_f32 (got, x, n, fused);
+    }
+  NF_DONE ();
+}
+
+/* { dg-final { nf-report-regions MulRedSqrt 1 } } */
+/* { dg-final { nf-report-region MulRedSqrt l2 11 outlined } } */
+/* { dg-final { nf-report-scan {"callee": "nf_nrm2_f32"} 1 } } */
+/* { dg-final { nf-report-regions RMSNorm 0 } } */
