@@ -356,7 +356,15 @@ nf_match_scaling (const nf_region *r, nf_value scale, bool divide,
 	       && nf_access_base (r, f) != nf_access_base (r, x))
 	{
 	  if (!nf_weight_like (r, f, x))
-	    return nf_match_fail (m, "the weight is not indexed like x");
+	    return nf_match_fail (m, nf_value_type (r, f).rank
+					 == nf_value_type (r, x).rank
+				       && nf_value_type (r, f).elem
+					    == nf_value_type (r, x).elem
+				       && !nf_type_equal (nf_value_type (r, f),
+							  nf_value_type (r, x))
+				     ? "the scaling loop does not cover the "
+				       "reduction's range"
+				     : "the weight is not indexed like x");
 	  w = f;
 	}
       else

@@ -279,6 +279,26 @@ nf_lr_empty_bb (basic_block bb)
   return true;
 }
 
+/* Whether BB only computes its exit test: integer and pointer
+   arithmetic without memory, and the condition.  */
+static bool
+nf_lr_test_only_bb (basic_block bb)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (bb);
+       !gsi_end_p (gsi); gsi_next_nondebug (&gsi))
+    {
+      gimple *s = gsi_stmt (gsi);
+      if (gimple_code (s) == GIMPLE_COND)
+	continue;
+      if (!is_gimple_assign (s) || gimple_vuse (s)
+	  || gimple_has_side_effects (s)
+	  || !(INTEGRAL_TYPE_P (TREE_TYPE (gimple_assign_lhs (s)))
+	       || POINTER_TYPE_P (TREE_TYPE (gimple_assign_lhs (s)))))
+	return false;
+    }
+  return true;
+}
+
 /* The zero-trip guard of LOOP: the condition that ends the nearest block
    before its preheader (through single-successor blocks), with the edge
    *SKIP that goes around the loop and *ENTER_TRUE saying which way
@@ -351,16 +371,18 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
   edge exit = single_exit (loop);
   if (!exit)
     return nf_lr_fail (g, "the loop has more than one exit"), -1;
-  if (loop->num_nodes != 2)
-    return nf_lr_fail (g, "the loop body has branches"), -1;
-
-  /* Do-while (the header does the work and tests, the latch is empty):
-     the work runs niter + 1 times.  While (the header only tests, the
-     latch does the work): niter times.  */
+  /* Do-while (the work, then the exit test, then an empty latch): what
+     precedes the test runs niter + 1 times; a cdce diamond inside (an
+     invariant sqrtf left in the loop) is allowed, its arms being values
+     the PHI after them merges.  While (the header only tests, the latch
+     does the work): niter times.  */
   basic_block body;
-  if (nf_lr_empty_bb (loop->latch))
-    body = loop->header;
-  else if (exit->src == loop->header && nf_lr_empty_bb (loop->header))
+  if (nf_lr_empty_bb (loop->latch) && single_pred_p (loop->latch)
+      && single_pred (loop->latch) == exit->src)
+    body = exit->src;
+  else if (loop->num_nodes != 2)
+    return nf_lr_fail (g, "the loop body has branches"), -1;
+  else if (exit->src == loop->header && nf_lr_test_only_bb (loop->header))
     body = loop->latch;
   else
     return nf_lr_fail (g, "the loop's shape is not supported"), -1;
@@ -370,7 +392,7 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
       || !INTEGRAL_TYPE_P (TREE_TYPE (niter)))
     return nf_lr_fail (g, "the loop's trip count is not computable"), -1;
   tree ntype = TREE_TYPE (niter);
-  tree trips = body == loop->header
+  tree trips = body != loop->latch
 		 ? fold_build2 (PLUS_EXPR, ntype, niter, build_one_cst (ntype))
 		 : niter;
   tree count = fold_convert (sizetype, trips);
@@ -551,6 +573,9 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt,
 {
   if (TREE_THIS_VOLATILE (ref) || gimple_has_volatile_ops (stmt))
     return nf_lr_fail (g, "the loop accesses volatile memory");
+  /* Every iteration accesses it: the kernels access every element.  */
+  if (!dominated_by_p (CDI_DOMINATORS, g->loops[k].body, gimple_bb (stmt)))
+    return nf_lr_fail (g, "an array access in the loop is conditional");
   innermost_loop_behavior drb;
   if (!dr_analyze_innermost (&drb, ref, g->loops[k].loop, stmt))
     return nf_lr_fail (g, "an array access is not affine in the loop");
@@ -716,9 +741,12 @@ nf_lr_hoistable_load (const struct nf_lregion *g, gimple *stmt)
     {
       class loop *loop = g->loops[k].loop;
       bool stores = false;
-      for (gimple_stmt_iterator gsi = gsi_start_bb (g->loops[k].body);
-	   !gsi_end_p (gsi); gsi_next (&gsi))
-	stores |= gimple_vdef (gsi_stmt (gsi)) != NULL_TREE;
+      basic_block *bbs = get_loop_body (loop);
+      for (unsigned i = 0; i < loop->num_nodes; i++)
+	for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]); !gsi_end_p (gsi);
+	     gsi_next (&gsi))
+	  stores |= gimple_vdef (gsi_stmt (gsi)) != NULL_TREE;
+      free (bbs);
       if (stores && dominated_by_p (CDI_DOMINATORS, gimple_bb (stmt),
 				    loop->header))
 	return false;
@@ -920,7 +948,7 @@ nf_lr_def (struct nf_lregion *g, gimple *stmt)
   switch (gimple_code (stmt))
     {
     case GIMPLE_PHI:
-      if (k >= 0)
+      if (k >= 0 && bb == g->loops[k].loop->header)
 	return nf_lr_fail (g, "the running value of a reduction or the "
 			      "induction variable is used in the loop");
       return nf_lr_phi (g, as_a<gphi *> (stmt));

@@ -54,8 +54,8 @@ struct nf_loop_call
 };
 
 /* Whether LOOP has a floating-point sum of products, x * y or pow (x, 2)
-   (through conversions): the loops worth a remark when they are not
-   fused.  */
+   (through conversions and copies): the loops worth a remark when they
+   are not fused.  */
 static bool
 nf_loop_candidate (class loop *loop)
 {
@@ -85,7 +85,8 @@ nf_loop_candidate (class loop *loop)
 		return true;
 	    }
 	  if (!is_gimple_assign (d)
-	      || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d)))
+	      || !(CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
+		   || gimple_assign_ssa_name_copy_p (d)))
 	    break;
 	  other = gimple_assign_rhs1 (d);
 	}

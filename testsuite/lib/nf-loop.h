@@ -211,7 +211,8 @@ NF_LOOP_DEFINE_CHECK (f16, _Float16, float, float, sqrtf, NF_ULPS_H, 1, 1e-3L)
     return SQRT (s);                                                          \
   }                                                                           \
                                                                               \
-  static void                                                                 \
+  /* Not optimized: the plugin would fuse the reference itself.  */         \
+  __attribute__ ((noipa, optimize ("O0"))) static void                        \
   nf_loop_check_nrm2_##SFX (T got, const T *x, size_t n, int fused)           \
   {                                                                           \
     long double ss = 0;                                                       \
