@@ -291,9 +291,17 @@ nf_lr_test_only_bb (basic_block bb)
       if (gimple_code (s) == GIMPLE_COND)
 	continue;
       if (!is_gimple_assign (s) || gimple_vuse (s)
-	  || gimple_has_side_effects (s)
-	  || !(INTEGRAL_TYPE_P (TREE_TYPE (gimple_assign_lhs (s)))
-	       || POINTER_TYPE_P (TREE_TYPE (gimple_assign_lhs (s)))))
+	  || gimple_has_side_effects (s))
+	return false;
+      /* The widened accumulator of a _Float16 reduction, (float) acc.  */
+      tree a = gimple_assign_rhs1 (s);
+      if (CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (s))
+	  && TREE_CODE (a) == SSA_NAME
+	  && gimple_code (SSA_NAME_DEF_STMT (a)) == GIMPLE_PHI
+	  && gimple_bb (SSA_NAME_DEF_STMT (a)) == bb)
+	continue;
+      if (!(INTEGRAL_TYPE_P (TREE_TYPE (gimple_assign_lhs (s)))
+	    || POINTER_TYPE_P (TREE_TYPE (gimple_assign_lhs (s)))))
 	return false;
     }
   return true;
@@ -486,6 +494,21 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
   struct nf_lr_loop *l = &g->loops[k];
   class loop *loop = l->loop;
   edge latch = loop_latch_edge (loop);
+  /* The final value widened in the loop's header ((float) acc of a
+     _Float16 accumulator, tested there before the exit).  */
+  gimple *d = TREE_CODE (t) == SSA_NAME ? SSA_NAME_DEF_STMT (t) : NULL;
+  if (d && is_gimple_assign (d)
+      && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
+      && TREE_CODE (gimple_assign_rhs1 (d)) == SSA_NAME
+      && gimple_code (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d))) == GIMPLE_PHI
+      && gimple_bb (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d)))
+	   == loop->header
+      && nf_lr_elem (TREE_TYPE (t)) != NF_ELEM_NONE)
+    {
+      nf_value v = nf_lr_reduction (g, k, gimple_assign_rhs1 (d));
+      return v == NF_NO_VALUE ? v
+			      : nf_lr_convert (g, v, nf_lr_elem (TREE_TYPE (t)));
+    }
   for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
        gsi_next (&pi))
     {
@@ -510,21 +533,42 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
 					 phi, loop_preheader_edge (loop)));
       if (init == NF_NO_VALUE)
 	return NF_NO_VALUE;
-      /* The update: acc = input OP acc.  */
+      /* The update: acc = input OP acc; or, for a _Float16 accumulator
+	 in C's excess precision, acc = (_Float16) (input OP (float) acc).  */
       enum nf_opcode comb = NF_OP_OPAQUE;
       tree input = NULL_TREE;
-      if (is_gimple_assign (upd) && gimple_num_ops (upd) == 3)
+      gimple *op = upd;
+      tree acc = res;
+      if (is_gimple_assign (upd)
+	  && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (upd))
+	  && TREE_CODE (gimple_assign_rhs1 (upd)) == SSA_NAME
+	  && SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_assign_rhs1 (upd))))
 	{
-	  tree a = gimple_assign_rhs1 (upd), b = gimple_assign_rhs2 (upd);
-	  enum tree_code code = gimple_assign_rhs_code (upd);
-	  if (a == res || b == res)
+	  op = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (upd));
+	  if (is_gimple_assign (op) && gimple_num_ops (op) == 3)
+	    for (int i = 1; i <= 2; i++)
+	      {
+		tree o = gimple_op (op, i);
+		gimple *d = TREE_CODE (o) == SSA_NAME ? SSA_NAME_DEF_STMT (o)
+						      : NULL;
+		if (d && is_gimple_assign (d)
+		    && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
+		    && gimple_assign_rhs1 (d) == res)
+		  acc = o;
+	      }
+	}
+      if (is_gimple_assign (op) && gimple_num_ops (op) == 3 && acc)
+	{
+	  tree a = gimple_assign_rhs1 (op), b = gimple_assign_rhs2 (op);
+	  enum tree_code code = gimple_assign_rhs_code (op);
+	  if (a == acc || b == acc)
 	    {
-	      input = a == res ? b : a;
+	      input = a == acc ? b : a;
 	      comb = code == PLUS_EXPR ? NF_OP_ADD
 		     : code == MULT_EXPR ? NF_OP_MUL
 		     : code == MAX_EXPR ? NF_OP_MAX
 		     : code == MIN_EXPR ? NF_OP_MIN : NF_OP_OPAQUE;
-	      if (code == MINUS_EXPR && a != res)
+	      if (code == MINUS_EXPR && a != acc)
 		input = NULL_TREE;
 	    }
 	}
@@ -554,6 +598,8 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
 	in = nf_broadcast (g->r, in, nf_tensor1_type (nf_value_type (g->r,
 								     in).elem,
 						     nf_lr_dim (g, k)));
+      if (op != upd && g->n_absorbed < NF_LR_MAX_ABSORBED)
+	g->absorbed[g->n_absorbed++] = op;
       nf_value v = nf_reduce (g->r, in, nf_lr_convert (g, init,
 							nf_lr_elem (TREE_TYPE (res))),
 			      comb, 1u);
@@ -1039,6 +1085,9 @@ nf_lr_use_built (const struct nf_lregion *g, gimple *stmt)
     }
   for (int s = 0; s < g->cap; s++)
     if (g->stmts[s] == stmt)
+      return true;
+  for (int i = 0; i < g->n_absorbed; i++)
+    if (g->absorbed[i] == stmt)
       return true;
   /* The latch value of a reduction feeds its header PHI.  */
   return gimple_code (stmt) == GIMPLE_PHI && nf_lr_loop_of

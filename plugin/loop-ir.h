@@ -10,6 +10,7 @@
 
 #define NF_LR_MAX_LOOPS 2
 #define NF_LR_MAX_ARRAYS 8
+#define NF_LR_MAX_ABSORBED 4
 
 /* One loop of a region.  */
 struct nf_lr_loop
@@ -63,6 +64,9 @@ struct nf_lregion
   gimple **stmts;		/* Value -> its statement (stores, calls).  */
   int cap;
 
+  gimple *absorbed[NF_LR_MAX_ABSORBED];	/* Statements of a REDUCE's
+					   update besides its own.  */
+  int n_absorbed;
   bool guarded;			/* Start at the first loop's guard.  */
   const char *fail;		/* Why something could not be built.  */
 };

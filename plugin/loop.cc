@@ -53,9 +53,33 @@ struct nf_loop_call
   auto_vec<tree> outs;		/* SSA names used after the region.  */
 };
 
-/* Whether LOOP has a floating-point sum of products, x * y or pow (x, 2)
-   (through conversions and copies): the loops worth a remark when they
-   are not fused.  */
+/* Whether T is a product x * y or pow (x, 2), through conversions and
+   copies.  */
+static bool
+nf_loop_product_p (tree t)
+{
+  for (int i = 0; i < 4 && TREE_CODE (t) == SSA_NAME; i++)
+    {
+      gimple *d = SSA_NAME_DEF_STMT (t);
+      if (is_gimple_assign (d) && gimple_assign_rhs_code (d) == MULT_EXPR)
+	return true;
+      if (gcall *c = nf_as_call (d))
+	{
+	  combined_fn fn = gimple_call_combined_fn (c);
+	  return fn == CFN_BUILT_IN_POWF || fn == CFN_BUILT_IN_POW
+		 || fn == CFN_BUILT_IN_POWL || fn == CFN_POW;
+	}
+      if (!is_gimple_assign (d)
+	  || !(CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
+	       || gimple_assign_ssa_name_copy_p (d)))
+	return false;
+      t = gimple_assign_rhs1 (d);
+    }
+  return false;
+}
+
+/* Whether LOOP has a floating-point sum of products: the loops worth a
+   remark when they are not fused.  */
 static bool
 nf_loop_candidate (class loop *loop)
 {
@@ -68,28 +92,15 @@ nf_loop_candidate (class loop *loop)
       if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (res)) || TREE_CODE (next) != SSA_NAME)
 	continue;
       gimple *upd = SSA_NAME_DEF_STMT (next);
-      if (!is_gimple_assign (upd) || gimple_assign_rhs_code (upd) != PLUS_EXPR)
-	continue;
-      tree other = gimple_assign_rhs1 (upd) == res ? gimple_assign_rhs2 (upd)
-						   : gimple_assign_rhs1 (upd);
-      for (int i = 0; i < 3 && TREE_CODE (other) == SSA_NAME; i++)
-	{
-	  gimple *d = SSA_NAME_DEF_STMT (other);
-	  if (is_gimple_assign (d) && gimple_assign_rhs_code (d) == MULT_EXPR)
-	    return true;
-	  if (gcall *c = nf_as_call (d))
-	    {
-	      combined_fn fn = gimple_call_combined_fn (c);
-	      if (fn == CFN_BUILT_IN_POWF || fn == CFN_BUILT_IN_POW
-		  || fn == CFN_BUILT_IN_POWL)
-		return true;
-	    }
-	  if (!is_gimple_assign (d)
-	      || !(CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
-		   || gimple_assign_ssa_name_copy_p (d)))
-	    break;
-	  other = gimple_assign_rhs1 (d);
-	}
+      /* A _Float16 accumulator: acc = (_Float16) ((float) acc + x * x).  */
+      if (is_gimple_assign (upd)
+	  && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (upd))
+	  && TREE_CODE (gimple_assign_rhs1 (upd)) == SSA_NAME)
+	upd = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (upd));
+      if (is_gimple_assign (upd) && gimple_assign_rhs_code (upd) == PLUS_EXPR
+	  && (nf_loop_product_p (gimple_assign_rhs1 (upd))
+	      || nf_loop_product_p (gimple_assign_rhs2 (upd))))
+	return true;
     }
   return false;
 }
@@ -527,20 +538,33 @@ nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c,
   scev_reset ();
 }
 
-/* The report's notes for M fused as C.  */
+/* The element type the loop accumulated in: M's, except for a _Float16
+   accumulator, whose region IR sums the float products it rounds.  */
+static enum nf_elem
+nf_loop_accum (const struct nf_lregion *g, const nf_match *m)
+{
+  tree acc = nf_lr_tree (g, m->anchor);
+  if (acc && SCALAR_FLOAT_TYPE_P (TREE_TYPE (acc))
+      && TYPE_PRECISION (TREE_TYPE (acc)) == 16)
+    return NF_ELEM_F16;
+  return m->accum;
+}
+
+/* The report's notes for M fused as C, the loop accumulating in ACCUM.  */
 static size_t
-nf_loop_notes (const nf_match *m, enum nf_elem elem, const char **notes)
+nf_loop_notes (const nf_match *m, enum nf_elem elem, enum nf_elem accum,
+	       const char **notes)
 {
   size_t n = 0;
-  if (m->accum == NF_ELEM_F16)
+  if (accum == NF_ELEM_F16)
     notes[n++] = "the loop accumulated in _Float16, which overflows once "
 		 "the sum of squares passes 65504 (RMS(x) > 4 at n = 4096); "
 		 "the fused kernel sums in double";
-  else if (elem == NF_ELEM_F64 && m->accum == NF_ELEM_F64)
+  else if (elem == NF_ELEM_F64 && accum == NF_ELEM_F64)
     notes[n++] = "more accurate, not bit-identical: the fused kernel sums "
 		 "the squares in long double with compensation, where the "
 		 "loop summed in double";
-  else if (m->accum == NF_ELEM_F32)
+  else if (accum == NF_ELEM_F32)
     notes[n++] = "more accurate, not bit-identical: the fused kernel sums "
 		 "the squares in double, where the loop summed in float";
   else
@@ -595,7 +619,8 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   d.action = "outlined";
   d.callee = c->callee;
   d.dtype = nf_loop_dtype (elem);
-  d.accum_dtype = nf_loop_dtype (m->accum);
+  enum nf_elem accum = nf_loop_accum (g, m);
+  d.accum_dtype = nf_loop_dtype (accum);
   d.live_ins = ins;
   d.n_live_ins = n_ins;
   d.live_outs = outs;
@@ -616,7 +641,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
       d.bytes = esz;
     }
   d.notes = notes;
-  d.n_notes = nf_loop_notes (m, elem, notes);
+  d.n_notes = nf_loop_notes (m, elem, accum, notes);
   char msg[128];
   snprintf (msg, sizeof msg, "%s: loop%s outlined into a call to %s",
 	    d.kind, m->kind == NF_KIND_RMSNORM ? "s" : "", c->callee);

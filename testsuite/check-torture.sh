@@ -9,12 +9,14 @@
 #
 # Usage: check-torture.sh PLUGIN.so OPT...   (e.g. -O1 -O2 -O3)
 #   CC (default gcc), JOBS (default: number of CPUs), TORTURE_DIR (where
-#   the sources are extracted; default ./torture-src).
+#   the sources are extracted; default ./torture-src), NF_LIBS (linker
+#   flags for libneuronfuse, which outlined loops call).
 set -u
 plugin=${1:?usage: check-torture.sh PLUGIN.so OPT...}
 shift
 [ $# -gt 0 ] || set -- -O2
 cc=${CC:-gcc}
+NF_LIBS=${NF_LIBS:-}
 jobs=${JOBS:-$(nproc)}
 dir=${TORTURE_DIR:-$PWD/torture-src}
 
@@ -37,7 +39,7 @@ one () {
      || ! (cd "$tmp" && timeout 20 ./n) > /dev/null 2>&1; then
     echo skip
   elif ! timeout 120 "$cc" $opt -w -fchecking -fplugin="$plugin" "$src" \
-	   -o "$tmp/p" -lm > "$tmp/log" 2>&1; then
+	   -o "$tmp/p" $NF_LIBS -lm > "$tmp/log" 2>&1; then
     echo "REGRESSION (compile) $opt $src: $(head -3 "$tmp/log" | tr '\n' ' ')"
   elif ! (cd "$tmp" && timeout 20 ./p) > /dev/null 2>&1; then
     echo "REGRESSION (run) $opt $src"
@@ -47,7 +49,7 @@ one () {
   rm -rf "$tmp"
 }
 export -f one
-export cc plugin
+export cc plugin NF_LIBS
 
 status=0
 for opt in "$@"; do
