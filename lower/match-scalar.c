@@ -118,3 +118,60 @@ nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m)
   m->accum = nf_value_type (r, anchor).elem;
   return nf_match_accept (r, m, &l);
 }
+
+/* The elementwise loop y[i] = expm1 (x[i]) (or log1p): a STORE of an
+   EXPM1 or LOG1P of a LOAD, with float casts between (y[i] = (float)
+   expm1 ((double) x[i])).  What an Expm1 or Log1p rewrite leaves in a
+   loop, to be one call to the array kernel.  Guards: the result is
+   stored in the argument's type (the kernels' contract), computed in at
+   least that precision, and used by the store only.  */
+bool
+nf_match_map (const nf_region *r, nf_value store, nf_match *m)
+{
+  nf_oplist l = { { 0 }, 0 };
+
+  nf_match_init (m, NF_KIND_EXPM1, store);
+  if (nf_op (r, store) != NF_OP_STORE)
+    return false;
+  nf_value v = nf_op_operand (r, store, 0);
+  nf_value op = nf_strip_casts (r, v, &l);
+  enum nf_opcode code = nf_op (r, op);
+  /* The scalar rewrite's expm1 (x) + 0.0, which keeps exp (x) - 1's +0
+     for x = -0 where signed zeros are honoured.  */
+  nf_value a = code == NF_OP_ADD ? nf_strip_casts (r, nf_op_operand (r, op, 0),
+						   NULL)
+				 : NF_NO_VALUE;
+  if (a != NF_NO_VALUE
+      && (nf_op (r, a) == NF_OP_EXPM1 || nf_op (r, a) == NF_OP_LOG1P)
+      && nf_is_const (r, nf_strip_casts (r, nf_op_operand (r, op, 1), NULL),
+		      0.0))
+    {
+      m->kind = nf_op (r, a) == NF_OP_EXPM1 ? NF_KIND_EXPM1 : NF_KIND_LOG1P;
+      return nf_match_fail (m, "the loop gives +0 for x = -0 where the array "
+			       "kernel gives -0 (outlined with "
+			       "-fno-signed-zeros)");
+    }
+  if (code != NF_OP_EXPM1 && code != NF_OP_LOG1P)
+    return false;
+  m->kind = code == NF_OP_EXPM1 ? NF_KIND_EXPM1 : NF_KIND_LOG1P;
+  nf_value x = nf_strip_widen (r, nf_op_operand (r, op, 0), &l);
+  enum nf_elem ex = nf_value_type (r, x).elem;
+  if (nf_op (r, x) != NF_OP_LOAD || nf_value_type (r, x).rank != 1)
+    return nf_match_fail (m, "the argument is not an array element");
+  if (nf_value_type (r, v).elem != ex)
+    return nf_match_fail (m, "the result is stored in another type than "
+			     "the argument's");
+  if (nf_value_type (r, op).elem < ex)
+    return nf_match_fail (m, "the function is evaluated in a narrower type "
+			     "than the data");
+  for (nf_value u = op; u != v; u = nf_value_single_user (r, u))
+    if (u == NF_NO_VALUE || nf_value_escapes (r, u))
+      return nf_match_fail (m, "the result is also used elsewhere");
+  if (nf_value_single_user (r, v) != store || nf_value_escapes (r, v))
+    return nf_match_fail (m, "the result is also used elsewhere");
+  nf_oplist_add (&l, op);
+  m->input = x;
+  m->result = op;
+  m->accum = nf_value_type (r, op).elem;
+  return nf_match_accept (r, m, &l);
+}

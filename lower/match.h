@@ -52,6 +52,10 @@ bool nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m);
 /* log (1 + x) (or log (x + 1)): anchored on the LOG.  */
 bool nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m);
 
+/* y[i] = expm1 (x[i]) or log1p (x[i]) elementwise: anchored on the
+   STORE; M->kind says which.  */
+bool nf_match_map (const nf_region *r, nf_value store, nf_match *m);
+
 /* Free M's cluster (M itself is the caller's).  */
 void nf_match_release (nf_match *m);
 

@@ -1182,15 +1182,17 @@ nf_lr_grow_uses (struct nf_lregion *g, tree t0)
     }
 }
 
-nf_value
-nf_lr_build (struct nf_lregion *g, class loop *loop, bool guarded)
+/* Start G at LOOP, from its guard when GUARDED (see nf_lr_build).
+   Returns false with G->fail set when LOOP cannot be its first loop.  */
+static bool
+nf_lr_start (struct nf_lregion *g, class loop *loop, bool guarded)
 {
   memset (g, 0, sizeof *g);
   g->guarded = guarded;
   g->r = nf_region_new (lang_hooks.decl_printable_name (current_function_decl,
 							 2));
   if (!g->r)
-    return NF_NO_VALUE;
+    return false;
   g->n_ssa = num_ssa_names;
   g->ssa = XNEWVEC (nf_value, g->n_ssa);
   for (unsigned i = 0; i < g->n_ssa; i++)
@@ -1203,7 +1205,40 @@ nf_lr_build (struct nf_lregion *g, class loop *loop, bool guarded)
 			 : NULL;
   g->start_bb = guard ? gimple_bb (guard) : loop->header;
   g->start_stmt = guard;
-  if (nf_lr_add_loop (g, loop) != 0)
+  return nf_lr_add_loop (g, loop) == 0;
+}
+
+nf_value
+nf_lr_build_map (struct nf_lregion *g, class loop *loop, bool guarded)
+{
+  if (!nf_lr_start (g, loop, guarded))
+    return NF_NO_VALUE;
+  nf_value store = NF_NO_VALUE;
+  basic_block *bbs = get_loop_body (loop);
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (gimple_store_p (gsi_stmt (gsi)) && is_gimple_assign (gsi_stmt (gsi)))
+	{
+	  if (store != NF_NO_VALUE)
+	    {
+	      store = nf_lr_fail (g, "the loop stores more than one array");
+	      break;
+	    }
+	  store = nf_lr_store (g, 0, gsi_stmt (gsi));
+	  if (store == NF_NO_VALUE)
+	    break;
+	}
+  free (bbs);
+  if (store != NF_NO_VALUE)
+    nf_lr_mark_escapes (g);
+  return store;
+}
+
+nf_value
+nf_lr_build (struct nf_lregion *g, class loop *loop, bool guarded)
+{
+  if (!nf_lr_start (g, loop, guarded))
     return NF_NO_VALUE;
 
   /* Step 2: the reductions leave through the exit's PHIs.  */

@@ -79,6 +79,12 @@ struct nf_lregion
    REDUCE value of the sum of products, or NF_NO_VALUE with G->fail set
    (NULL when LOOP is no candidate at all).  */
 nf_value nf_lr_build (struct nf_lregion *g, class loop *loop, bool guarded);
+/* Start G at the innermost loop LOOP, which stores one array: build
+   that store and what it stores.  Returns the STORE, or NF_NO_VALUE with
+   G->fail set.  */
+nf_value nf_lr_build_map (struct nf_lregion *g, class loop *loop,
+			  bool guarded);
+
 void nf_lr_free (struct nf_lregion *g);
 
 /* The tree value V was built from, or NULL_TREE.  */

@@ -105,6 +105,32 @@ nf_loop_candidate (class loop *loop)
   return false;
 }
 
+/* Whether LOOP calls expm1 or log1p (as the Expm1 and Log1p rewrites
+   leave y[i] = exp (x[i]) - 1) and stores: an elementwise loop for the
+   array kernels.  */
+static bool
+nf_loop_map_candidate (class loop *loop)
+{
+  bool call = false, store = false;
+  basic_block *bbs = get_loop_body (loop);
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *s = gsi_stmt (gsi);
+	int nargs;
+	enum nf_opcode op = is_gimple_call (s)
+			      ? nf_lr_math_op (gimple_call_combined_fn (s),
+					       &nargs)
+			      : NF_OP_COUNT_;
+	call |= (op == NF_OP_EXPM1 && (nf_opts.kinds & NF_KIND_EXPM1))
+		|| (op == NF_OP_LOG1P && (nf_opts.kinds & NF_KIND_LOG1P));
+	store |= gimple_store_p (s);
+      }
+  free (bbs);
+  return call && store;
+}
+
 /* Step 2.  Match ANCHOR as MulRedSqrt, else RMSNorm, among the enabled
    kinds.  On failure, *KIND and *REASON say what to report (*REASON NULL:
    nothing).  */
@@ -312,6 +338,30 @@ nf_loop_check (struct nf_lregion *g, const nf_match *m,
   if (!count || !xp)
     return "an input of the region is computed inside it";
   c->ok = boolean_true_node;
+  HOST_WIDE_INT esz = tree_to_shwi (TYPE_SIZE_UNIT (c->elt));
+  if (m->kind == NF_KIND_EXPM1 || m->kind == NF_KIND_LOG1P)
+    {
+      /* y[i] = expm1 (x[i]): one call to the array kernel.  */
+      if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
+	return "no array kernel for this element type";
+      bool e = m->kind == NF_KIND_EXPM1;
+      c->callee = elem == NF_ELEM_F32 ? (e ? "nf_expm1_f32" : "nf_log1p_f32")
+				      : (e ? "nf_expm1_f64" : "nf_log1p_f64");
+      c->ret = void_type_node;
+      tree yp = nf_loop_address (g, store);
+      if (!yp)
+	return "an input of the region is computed inside it";
+      c->args[0] = yp;
+      c->args[1] = xp;
+      c->args[2] = fold_convert (size_type_node, count);
+      c->nargs = 3;
+      if (nf_loop_address (g, x) != NULL_TREE)
+	c->ok = nf_loop_disjoint (yp, xp, count, esz);
+      if (integer_zerop (c->ok))
+	return "the output partially overlaps the input";
+      return c->outs.is_empty () ? NULL
+				 : "a value computed in the loop is used after it";
+    }
   if (m->kind == NF_KIND_MULREDSQRT)
     {
       if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
@@ -366,7 +416,6 @@ nf_loop_check (struct nf_lregion *g, const nf_match *m,
 			     eps);
   c->nargs = 5;
   /* The stored range against every loaded one.  */
-  HOST_WIDE_INT esz = tree_to_shwi (TYPE_SIZE_UNIT (c->elt));
   for (nf_value ld = 0; ld < nf_region_n_values (r); ld++)
     {
       if (nf_op (r, ld) != NF_OP_LOAD)
@@ -401,10 +450,6 @@ nf_loop_decl (const struct nf_loop_call *c)
   tree types[5];
   for (int i = 0; i < c->nargs; i++)
     types[i] = TREE_TYPE (c->args[i]);
-  if (c->nargs == 5)
-    types[3] = size_type_node;
-  else
-    types[1] = size_type_node;
   tree fntype = build_function_type_array (c->ret, c->nargs, types);
   tree decl = build_fn_decl (c->callee, fntype);
   TREE_NOTHROW (decl) = 1;
@@ -587,7 +632,17 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   const char *ins[5];
   static const char *const rms_ins[] = { "y", "x", "w", "n", "eps" };
   int n_ins = c->nargs;
-  for (int i = 0; i < n_ins; i++)
+  bool map = m->kind == NF_KIND_EXPM1 || m->kind == NF_KIND_LOG1P;
+  for (int i = 0; map && i < n_ins; i++)
+    {
+      nf_value v = i == 0 ? nf_access_base (r, nf_loop_store (r, m))
+		   : i == 1 ? nf_access_base (r, m->input) : NF_NO_VALUE;
+      const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
+      snprintf (names[i], sizeof names[i], "%s",
+		label ? label : i == 2 ? "n" : i ? "x" : "y");
+      ins[i] = names[i];
+    }
+  for (int i = 0; !map && i < n_ins; i++)
     {
       nf_value v = i == 0 && m->kind == NF_KIND_RMSNORM
 		     ? nf_access_base (r, nf_loop_store (r, m))
@@ -607,7 +662,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
     }
   char outname[64];
   const char *outs[1] = { outname };
-  if (m->kind == NF_KIND_RMSNORM)
+  if (m->kind != NF_KIND_MULREDSQRT)
     snprintf (outname, sizeof outname, "%s", names[0]);
   else
     nf_value_name (c->outs[0], outname, sizeof outname);
@@ -630,7 +685,13 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   /* Per element: x*x and the sum, then x*scale (and *w); the fused
      kernels read x twice.  */
   double esz = elem == NF_ELEM_F16 ? 2 : elem == NF_ELEM_F32 ? 4 : 8;
-  if (m->kind == NF_KIND_RMSNORM)
+  if (map)
+    {
+      /* A transcendental per element: about 20 flops in the kernels.  */
+      d.flops = 20;
+      d.bytes = 2 * esz;
+    }
+  else if (m->kind == NF_KIND_RMSNORM)
     {
       d.flops = m->weight != NF_NO_VALUE ? 4 : 3;
       d.bytes = esz * (m->weight != NF_NO_VALUE ? 4 : 3);
@@ -641,15 +702,27 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
       d.bytes = esz;
     }
   d.notes = notes;
-  d.n_notes = nf_loop_notes (m, elem, accum, notes);
+  if (map)
+    {
+      notes[0] = "the loop's calls of the scalar function (after the "
+		 "rewrite reported at the statement) become one call of the "
+		 "array kernel: same accuracy contract, not bit-identical";
+      notes[1] = "errno: the array kernel never sets errno";
+      d.n_notes = flag_errno_math ? 2 : 1;
+    }
+  else
+    d.n_notes = nf_loop_notes (m, elem, accum, notes);
   char msg[128];
+  int n_loops = 0;
+  for (int k = 0; k < g->n_loops; k++)
+    n_loops += bitmap_bit_p (g->blocks, g->loops[k].loop->header->index);
   snprintf (msg, sizeof msg, "%s: loop%s outlined into a call to %s",
-	    d.kind, m->kind == NF_KIND_RMSNORM ? "s" : "", c->callee);
+	    d.kind, n_loops > 1 ? "s" : "", c->callee);
   int id = nf_record_region (loc, &d, msg, m);
   if (dump_file && (dump_flags & TDF_DETAILS))
     fprintf (dump_file, "neuronfuse: region %d: %s %s in %s (%d loop%s)\n",
 	     id, d.kind, nf_opts.mode == NF_MODE_REPORT ? "reported" : "outlined",
-	     c->callee, g->n_loops, g->n_loops == 1 ? "" : "s");
+	     c->callee, n_loops, n_loops == 1 ? "" : "s");
 }
 
 /* Steps 1-5 for the innermost loop LOOP, with the region starting at
@@ -658,7 +731,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
    it rewrote the function.  CONSUMED collects the loops of fused
    regions.  */
 static bool
-nf_loop_attempt (class loop *loop, bool guarded,
+nf_loop_attempt (class loop *loop, bool guarded, bool map,
 		 auto_vec<class loop *> &consumed, enum nf_kind *kind,
 		 const char **reason, bool *changed)
 {
@@ -668,7 +741,8 @@ nf_loop_attempt (class loop *loop, bool guarded,
   bool done = true;
 
   calculate_dominance_info (CDI_DOMINATORS);
-  nf_value anchor = nf_lr_build (&g, loop, guarded);
+  nf_value anchor = map ? nf_lr_build_map (&g, loop, guarded)
+			: nf_lr_build (&g, loop, guarded);
   if (dump_file && (dump_flags & TDF_DETAILS) && g.r)
     {
       fprintf (dump_file, "neuronfuse: region of loop %d%s:\n", loop->num,
@@ -681,9 +755,20 @@ nf_loop_attempt (class loop *loop, bool guarded,
 	}
       nf_region_print (g.r, dump_file);
     }
+  bool matched = false;
   if (anchor == NF_NO_VALUE)
     *reason = g.fail;
-  else if (nf_loop_match (&g, anchor, &m, kind, reason))
+  else if (map)
+    {
+      matched = nf_match_map (g.r, anchor, &m);
+      *kind = m.kind;
+      *reason = matched ? NULL : m.reason;
+      if (!matched && m.reason && g.fail)
+	*reason = g.fail;
+    }
+  else
+    matched = nf_loop_match (&g, anchor, &m, kind, reason);
+  if (matched)
     {
       struct nf_loop_call c;
       *kind = m.kind;
@@ -694,7 +779,8 @@ nf_loop_attempt (class loop *loop, bool guarded,
 	{
 	  nf_loop_record (&g, &m, &c, loc);
 	  for (int k = 0; k < g.n_loops; k++)
-	    consumed.safe_push (g.loops[k].loop);
+	    if (bitmap_bit_p (g.blocks, g.loops[k].loop->header->index))
+	      consumed.safe_push (g.loops[k].loop);
 	  if (nf_opts.mode == NF_MODE_REWRITE)
 	    {
 	      nf_loop_outline (&g, &c, loc.get_location_t ());
@@ -717,15 +803,21 @@ nf_loop_attempt (class loop *loop, bool guarded,
 static bool
 nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
 {
-  if (!nf_loop_candidate (loop))
+  bool map = false;
+  if ((nf_opts.kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT))
+      && nf_loop_candidate (loop))
+    map = false;
+  else if (nf_loop_map_candidate (loop))
+    map = true;
+  else
     return false;
   enum nf_kind kind = NF_KIND_MULREDSQRT;
   const char *reason = NULL;
   bool changed = false;
-  if (!nf_loop_attempt (loop, true, consumed, &kind, &reason, &changed))
+  if (!nf_loop_attempt (loop, true, map, consumed, &kind, &reason, &changed))
     {
       reason = NULL;
-      nf_loop_attempt (loop, false, consumed, &kind, &reason, &changed);
+      nf_loop_attempt (loop, false, map, consumed, &kind, &reason, &changed);
     }
   if (reason)
     {
@@ -740,8 +832,7 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
 static bool
 nf_loop_gate (function *)
 {
-  return optimize && !optimize_debug
-	 && (nf_opts.kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT));
+  return optimize && !optimize_debug && nf_opts.kinds != 0;
 }
 
 static unsigned int

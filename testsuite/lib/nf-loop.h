@@ -62,6 +62,18 @@ NF_LOOP_WRAP (nf_rmsnorm_rows_f16, void,
 NF_LOOP_WRAP (nf_nrm2_f32, float, (const float *x, size_t n), (x, n), return)
 NF_LOOP_WRAP (nf_nrm2_f64, double, (const double *x, size_t n), (x, n),
 	      return)
+NF_LOOP_WRAP (nf_sumsq_f32, double, (const float *x, size_t n), (x, n),
+	      return)
+NF_LOOP_WRAP (nf_sumsq_f64, long double, (const double *x, size_t n), (x, n),
+	      return)
+NF_LOOP_WRAP (nf_expm1_f32, void, (float *y, const float *x, size_t n),
+	      (y, x, n), )
+NF_LOOP_WRAP (nf_expm1_f64, void, (double *y, const double *x, size_t n),
+	      (y, x, n), )
+NF_LOOP_WRAP (nf_log1p_f32, void, (float *y, const float *x, size_t n),
+	      (y, x, n), )
+NF_LOOP_WRAP (nf_log1p_f64, void, (double *y, const double *x, size_t n),
+	      (y, x, n), )
 
 /* The row lengths every test runs, and the longest.  */
 static const size_t nf_loop_ns[] = { 0, 1, 7, 33, 4096 };

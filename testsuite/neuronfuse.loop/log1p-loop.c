@@ -1,0 +1,55 @@
+/* Area: nf-loop, Log1p, elementwise double loop.
+   Purpose: y[i] = log (1 + x[i]), which the scalar pass rewrites to
+   log1p (x[i]), is one call to nf_log1p_f64 where signed zeros do not
+   matter (-ffast-math); elsewhere the loop keeps the scalar rewrite's
+   + 0.0 (+0 for x = -0, where log1p gives -0) and the remark says why it
+   stays a loop.  In place (y == x) too.  */
+/* { dg-do run } */
+#include "nf-loop.h"
+
+__attribute__ ((noipa)) void
+f (double *y, const double *x, int n)
+{
+  for (int i = 0; i < n; i++) y[i] = log (1.0 + x[i]); /* { dg-optimized "Log1p: loop outlined into a call to nf_log1p_f64" "" { flags {fast-math} } } */ /* { dg-missed "Log1p: not rewritten: the loop gives \\+0 for x = -0" "" { flags {^(?!.*fast-math)} } } */
+}
+/* { dg-prune-output "Log1p: replaced log" } */
+
+double (*volatile log_fp) (double) = log;
+static double x[NF_LOOP_MAX], y[NF_LOOP_MAX + 1], z[NF_LOOP_MAX];
+
+/* The checks in main compute references with loops of their own: not
+   optimized, so the plugin leaves them alone.  */
+#pragma GCC optimize ("O0")
+
+int
+main (void)
+{
+  for (int i = 0; i < NF_LOOP_MAX; i++)
+    x[i] = i % 2 ? -ldexp (1 + i % 97, i % 20 - 30)
+		 : ldexp (1 + i % 97, i % 30 - 30);
+  for (size_t k = 0; k < NF_N (nf_loop_ns); k++)
+    {
+      size_t n = nf_loop_ns[k];
+      y[n] = NF_LOOP_SENTINEL;
+      int fused = NF_FUSED (f (y, x, n));
+      CHECK (NF_PLUGIN || !fused);
+      for (size_t i = 0; i < n; i++)
+	if (NF_PLUGIN)
+	  /* log1p or the kernel: within 1 ulp.  */
+	  CHECK (NF_ULPS_D (y[i], log1pl (x[i])) <= 1);
+	else /* -ffast-math may vectorize log: then not bit for bit.  */
+	  CHECK (fabs (y[i] - log_fp (1.0 + x[i])) <= 4 * DBL_EPSILON);
+      CHECK (y[n] == (double) NF_LOOP_SENTINEL);
+      /* In place.  */
+      memcpy (z, x, n * sizeof *z);
+      NF_FUSED (f (z, z, n));
+      for (size_t i = 0; i < n; i++)
+	CHECK (NF_PLUGIN ? NF_ULPS_D (z[i], log1pl (x[i])) <= 1
+			 : fabs (z[i] - log_fp (1.0 + x[i])) <= 4 * DBL_EPSILON);
+    }
+  NF_DONE ();
+}
+
+/* { dg-final { nf-if-flags {fast-math} { nf-report-region Log1p f 13 outlined } } } */
+/* { dg-final { nf-if-flags {fast-math} { nf-report-scan {"callee": "nf_log1p_f64"} 1 } } } */
+/* { dg-final { nf-if-flags {^(?!.*fast-math)} { nf-report-missed Log1p "gives \\\+0 for x = -0" } } } */
