@@ -1164,8 +1164,12 @@ nf_lr_grow_uses (struct nf_lregion *g, tree t0)
 	      bool done = false;
 	      for (int s = 0; s < g->cap; s++)
 		done |= g->stmts[s] == u;
-	      if (!done)
-		nf_lr_store (g, nf_lr_loop_of (g, gimple_bb (u)) - g->loops, u);
+	      struct nf_lr_loop *l = nf_lr_loop_of (g, gimple_bb (u));
+	      if (!l)
+		nf_lr_fail (g, "a value of the region is stored outside its "
+			       "loops");
+	      else if (!done)
+		nf_lr_store (g, l - g->loops, u);
 	      continue;
 	    }
 	  tree lhs = gimple_get_lhs (u);
