@@ -49,6 +49,7 @@
 
 #include "ir.h"
 #include "nf-plugin.h"
+#include "to-ir.h"
 #include "loop-ir.h"
 
 #include <math.h>
@@ -109,41 +110,6 @@ gimple *
 nf_lr_stmt (const struct nf_lregion *g, nf_value v)
 {
   return v >= 0 && v < g->cap ? g->stmts[v] : NULL;
-}
-
-/* The element type of the scalar type TYPE.  */
-static enum nf_elem
-nf_lr_elem (tree type)
-{
-  if (SCALAR_FLOAT_TYPE_P (type))
-    switch (TYPE_PRECISION (type))
-      {
-      case 16:
-	return NF_ELEM_F16;
-      case 32:
-	return NF_ELEM_F32;
-      case 64:
-	return NF_ELEM_F64;
-      default:
-	return NF_ELEM_F80;
-      }
-  if (INTEGRAL_TYPE_P (type))
-    return TYPE_PRECISION (type) > 32 ? NF_ELEM_I64 : NF_ELEM_I32;
-  return NF_ELEM_NONE;
-}
-
-/* The value of the constant T as a double.  */
-static double
-nf_lr_cst (tree t)
-{
-  if (TREE_CODE (t) == INTEGER_CST)
-    return tree_fits_shwi_p (t) ? (double) tree_to_shwi (t)
-				: (double) tree_to_uhwi (t);
-  /* GCC exports no REAL_VALUE_TYPE -> double; 30 decimal digits
-     round-trip every double.  */
-  char buf[64];
-  real_to_decimal (buf, TREE_REAL_CST_PTR (t), sizeof buf, 30, 1);
-  return strtod (buf, NULL);
 }
 
 /* Whether STMT comes before the region's start.  */
@@ -252,8 +218,8 @@ nf_lr_convert (struct nf_lregion *g, nf_value a, enum nf_elem to)
 static nf_value
 nf_lr_const (struct nf_lregion *g, tree t)
 {
-  nf_type type = nf_scalar_type (nf_lr_elem (TREE_TYPE (t)));
-  double c = nf_lr_cst (t);
+  nf_type type = nf_scalar_type (nf_elem_of (TREE_TYPE (t)));
+  double c = nf_cst_value (t);
   for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
     if (nf_op (g->r, v) == NF_OP_CONST
 	&& nf_type_equal (nf_value_type (g->r, v), type)
@@ -503,11 +469,11 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
       && gimple_code (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d))) == GIMPLE_PHI
       && gimple_bb (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d)))
 	   == loop->header
-      && nf_lr_elem (TREE_TYPE (t)) != NF_ELEM_NONE)
+      && nf_elem_of (TREE_TYPE (t)) != NF_ELEM_NONE)
     {
       nf_value v = nf_lr_reduction (g, k, gimple_assign_rhs1 (d));
       return v == NF_NO_VALUE ? v
-			      : nf_lr_convert (g, v, nf_lr_elem (TREE_TYPE (t)));
+			      : nf_lr_convert (g, v, nf_elem_of (TREE_TYPE (t)));
     }
   for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
        gsi_next (&pi))
@@ -601,7 +567,7 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
       if (op != upd && g->n_absorbed < NF_LR_MAX_ABSORBED)
 	g->absorbed[g->n_absorbed++] = op;
       nf_value v = nf_reduce (g->r, in, nf_lr_convert (g, init,
-							nf_lr_elem (TREE_TYPE (res))),
+							nf_elem_of (TREE_TYPE (res))),
 			      comb, 1u);
       nf_lr_note (g, v, next, upd);
       return v;
@@ -656,7 +622,7 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt,
   a->offset = offset;
   a->elt_type = type;
   a->param = nf_param (g->r, name,
-		       nf_tensor1_type (nf_lr_elem (type), nf_lr_dim (g, k)),
+		       nf_tensor1_type (nf_elem_of (type), nf_lr_dim (g, k)),
 		       true);
   return a->param;
 }
@@ -670,7 +636,7 @@ nf_lr_load (struct nf_lregion *g, int k, gimple *stmt)
   nf_value p = nf_lr_array (g, k, ref, stmt, &off);
   if (p == NF_NO_VALUE)
     return p;
-  nf_type t = nf_tensor1_type (nf_lr_elem (TREE_TYPE (ref)), nf_lr_dim (g, k));
+  nf_type t = nf_tensor1_type (nf_elem_of (TREE_TYPE (ref)), nf_lr_dim (g, k));
   for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
     if (nf_op (g->r, v) == NF_OP_LOAD && nf_access_base (g->r, v) == p
 	&& nf_access_offset (g->r, v) == off
@@ -814,7 +780,7 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
 	return nf_lr_fail (g, "memory is read between the loops after a "
 			      "store");
       /* Read before any store of the region: its value at the entry.  */
-      enum nf_elem e = nf_lr_elem (TREE_TYPE (lhs));
+      enum nf_elem e = nf_elem_of (TREE_TYPE (lhs));
       if (e == NF_ELEM_NONE)
 	return nf_lr_fail (g, "an input of the region is neither a number "
 			      "nor an array");
@@ -823,7 +789,7 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
 					     sizeof name),
 		       nf_scalar_type (e), false);
     }
-  if (nf_lr_elem (TREE_TYPE (lhs)) == NF_ELEM_NONE)
+  if (nf_elem_of (TREE_TYPE (lhs)) == NF_ELEM_NONE)
     return nf_lr_fail (g, "a value of the region is neither a number nor "
 			  "an array element");
   enum tree_code code = gimple_assign_rhs_code (stmt);
@@ -837,12 +803,12 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
     CASE_CONVERT:
     case FLOAT_EXPR:
       {
-	if (nf_lr_elem (TREE_TYPE (a)) == NF_ELEM_NONE)
+	if (nf_elem_of (TREE_TYPE (a)) == NF_ELEM_NONE)
 	  return nf_lr_fail (g, "a conversion of the region is not "
 				"between numbers");
 	nf_value v = nf_lr_value (g, a);
 	return v == NF_NO_VALUE ? v
-				: nf_lr_convert (g, v, nf_lr_elem (TREE_TYPE (lhs)));
+				: nf_lr_convert (g, v, nf_elem_of (TREE_TYPE (lhs)));
       }
     case NEGATE_EXPR:
       {
@@ -971,7 +937,7 @@ nf_lr_phi (struct nf_lregion *g, gphi *phi)
 	continue;
       if (!(TREE_CODE (arg) == REAL_CST || TREE_CODE (arg) == INTEGER_CST)
 	  || !nf_lr_eval_empty (g->r, v, &want)
-	  || (got = nf_lr_cst (arg), got != want))
+	  || (got = nf_cst_value (arg), got != want))
 	return nf_lr_fail (g, "on the path that skips the loop, a value "
 			      "differs from the empty loop's");
     }
@@ -1013,7 +979,7 @@ static nf_value
 nf_lr_value (struct nf_lregion *g, tree t)
 {
   if (TREE_CODE (t) == REAL_CST || TREE_CODE (t) == INTEGER_CST)
-    return nf_lr_elem (TREE_TYPE (t)) == NF_ELEM_NONE
+    return nf_elem_of (TREE_TYPE (t)) == NF_ELEM_NONE
 	     ? nf_lr_fail (g, "a constant of the region is not a number")
 	     : nf_lr_const (g, t);
   if (TREE_CODE (t) != SSA_NAME || virtual_operand_p (t)
@@ -1032,8 +998,8 @@ nf_lr_value (struct nf_lregion *g, tree t)
 	  || gimple_assign_rhs_code (def) == FLOAT_EXPR
 	  || (gimple_assign_rhs_code (def) == RDIV_EXPR
 	      && real_onep (gimple_assign_rhs1 (def))))
-      && nf_lr_elem (TREE_TYPE (t)) != NF_ELEM_NONE
-      && nf_lr_elem (TREE_TYPE (gimple_assign_rhs1 (def))) != NF_ELEM_NONE)
+      && nf_elem_of (TREE_TYPE (t)) != NF_ELEM_NONE
+      && nf_elem_of (TREE_TYPE (gimple_assign_rhs1 (def))) != NF_ELEM_NONE)
     {
       /* A conversion or a reciprocal hoisted before the region, as
 	 (float) n and 1 / (float) n: the matchers look at what is
@@ -1044,7 +1010,7 @@ nf_lr_value (struct nf_lregion *g, tree t)
   else if (SSA_NAME_IS_DEFAULT_DEF (t) || nf_lr_before_start (g, def))
     {
       /* Defined before the region: a parameter.  */
-      enum nf_elem e = nf_lr_elem (TREE_TYPE (t));
+      enum nf_elem e = nf_elem_of (TREE_TYPE (t));
       if (e == NF_ELEM_NONE)
 	return nf_lr_fail (g, "an input of the region is neither a number "
 			      "nor an array");

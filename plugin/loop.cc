@@ -54,20 +54,26 @@ struct nf_loop_call
 };
 
 /* Whether T is a product x * y or pow (x, 2), through conversions and
-   copies.  */
+   copies; *SQUARE says whether it is x * x (the same value twice).  */
 static bool
-nf_loop_product_p (tree t)
+nf_loop_product_p (tree t, bool *square)
 {
   for (int i = 0; i < 4 && TREE_CODE (t) == SSA_NAME; i++)
     {
       gimple *d = SSA_NAME_DEF_STMT (t);
       if (is_gimple_assign (d) && gimple_assign_rhs_code (d) == MULT_EXPR)
-	return true;
+	{
+	  *square |= operand_equal_p (gimple_assign_rhs1 (d),
+				      gimple_assign_rhs2 (d), 0);
+	  return true;
+	}
       if (gcall *c = nf_as_call (d))
 	{
 	  combined_fn fn = gimple_call_combined_fn (c);
-	  return fn == CFN_BUILT_IN_POWF || fn == CFN_BUILT_IN_POW
-		 || fn == CFN_BUILT_IN_POWL || fn == CFN_POW;
+	  bool pow = fn == CFN_BUILT_IN_POWF || fn == CFN_BUILT_IN_POW
+		     || fn == CFN_BUILT_IN_POWL || fn == CFN_POW;
+	  *square |= pow;
+	  return pow;
 	}
       if (!is_gimple_assign (d)
 	  || !(CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
@@ -79,10 +85,11 @@ nf_loop_product_p (tree t)
 }
 
 /* Whether LOOP has a floating-point sum of products: the loops worth a
-   remark when they are not fused.  */
+   remark when they are not fused; *SQUARE whether it sums squares.  */
 static bool
-nf_loop_candidate (class loop *loop)
+nf_loop_candidate (class loop *loop, bool *square)
 {
+  *square = false;
   edge latch = loop_latch_edge (loop);
   for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
        gsi_next (&pi))
@@ -98,8 +105,8 @@ nf_loop_candidate (class loop *loop)
 	  && TREE_CODE (gimple_assign_rhs1 (upd)) == SSA_NAME)
 	upd = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (upd));
       if (is_gimple_assign (upd) && gimple_assign_rhs_code (upd) == PLUS_EXPR
-	  && (nf_loop_product_p (gimple_assign_rhs1 (upd))
-	      || nf_loop_product_p (gimple_assign_rhs2 (upd))))
+	  && (nf_loop_product_p (gimple_assign_rhs1 (upd), square)
+	      || nf_loop_product_p (gimple_assign_rhs2 (upd), square)))
 	return true;
     }
   return false;
@@ -299,11 +306,10 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
   return NULL;
 }
 
-/* Step 3.  Whether the region of M can become one call; fills C, or
-   returns the reason it cannot.  */
+/* Step 3 (nf_loop_check without the recursion test).  */
 static const char *
-nf_loop_check (struct nf_lregion *g, const nf_match *m,
-	       struct nf_loop_call *c)
+nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
+		 struct nf_loop_call *c)
 {
   const nf_region *r = g->r;
   nf_value store = nf_loop_store (r, m);
@@ -431,6 +437,28 @@ nf_loop_check (struct nf_lregion *g, const nf_match *m,
   if (!c->outs.is_empty ())
     return "a value computed in the region is used after it";
   return NULL;
+}
+
+/* Whether the current function is the kernel C calls (libneuronfuse
+   built with the plugin): then the call would be infinite recursion, as
+   LLVM's loop-idiom pass knows for memset.  */
+static bool
+nf_loop_self_call (const struct nf_loop_call *c)
+{
+  tree name = DECL_ASSEMBLER_NAME (current_function_decl);
+  return name && strcmp (IDENTIFIER_POINTER (name), c->callee) == 0;
+}
+
+/* Step 3.  Whether the region of M can become one call; fills C, or
+   returns the reason it cannot.  */
+static const char *
+nf_loop_check (struct nf_lregion *g, const nf_match *m,
+	       struct nf_loop_call *c)
+{
+  const char *why = nf_loop_check_1 (g, m, c);
+  if (!why && nf_loop_self_call (c))
+    why = "the function is the kernel the region would call";
+  return why;
 }
 
 /* The declaration of the runtime function C->callee.  Declarations made
@@ -733,7 +761,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
 static bool
 nf_loop_attempt (class loop *loop, bool guarded, bool map,
 		 auto_vec<class loop *> &consumed, enum nf_kind *kind,
-		 const char **reason, bool *changed)
+		 const char **reason, bool *changed, bool *built)
 {
   dump_user_location_t loc = find_loop_location (loop);
   struct nf_lregion g;
@@ -756,6 +784,7 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
       nf_region_print (g.r, dump_file);
     }
   bool matched = false;
+  *built = anchor != NF_NO_VALUE;
   if (anchor == NF_NO_VALUE)
     *reason = g.fail;
   else if (map)
@@ -803,9 +832,9 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
 static bool
 nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
 {
-  bool map = false;
+  bool map = false, square = false;
   if ((nf_opts.kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT))
-      && nf_loop_candidate (loop))
+      && nf_loop_candidate (loop, &square))
     map = false;
   else if (nf_loop_map_candidate (loop))
     map = true;
@@ -814,11 +843,20 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
   enum nf_kind kind = NF_KIND_MULREDSQRT;
   const char *reason = NULL;
   bool changed = false;
-  if (!nf_loop_attempt (loop, true, map, consumed, &kind, &reason, &changed))
+  bool built = false;
+  if (!nf_loop_attempt (loop, true, map, consumed, &kind, &reason, &changed,
+			&built))
     {
       reason = NULL;
-      nf_loop_attempt (loop, false, map, consumed, &kind, &reason, &changed);
+      nf_loop_attempt (loop, false, map, consumed, &kind, &reason, &changed,
+		       &built);
     }
+  /* A loop that could not even be built, unless it sums squares, is no
+     candidate worth a remark (a loop that also calls log1p, a sum of
+     products among other work); one that was built has the matcher's
+     reason (a dot product: the factors differ).  */
+  if (reason && !built && (map || !square))
+    reason = NULL;
   if (reason)
     {
       nf_record_missed (find_loop_location (loop), kind, reason);

@@ -41,8 +41,7 @@ nf_expr_tree (const struct nf_expr_region *g, nf_value v)
   return v >= 0 && v < g->n ? g->trees[v] : NULL_TREE;
 }
 
-/* The element type of the scalar type TYPE.  */
-static enum nf_elem
+enum nf_elem
 nf_elem_of (tree type)
 {
   if (SCALAR_FLOAT_TYPE_P (type))
@@ -60,6 +59,20 @@ nf_elem_of (tree type)
   if (INTEGRAL_TYPE_P (type))
     return TYPE_PRECISION (type) > 32 ? NF_ELEM_I64 : NF_ELEM_I32;
   return NF_ELEM_NONE;
+}
+
+double
+nf_cst_value (tree t)
+{
+  if (TREE_CODE (t) == INTEGER_CST)
+    return tree_fits_shwi_p (t) ? (double) tree_to_shwi (t)
+				: (double) tree_to_uhwi (t);
+  /* GCC exports no REAL_VALUE_TYPE -> double; decimal with 30 digits
+     round-trips every double, so the constants a matcher compares
+     exactly (0, 1, -1, 2, -0.5) come out exact.  */
+  char buf[64];
+  real_to_decimal (buf, TREE_REAL_CST_PTR (t), sizeof buf, 30, 1);
+  return strtod (buf, NULL);
 }
 
 /* Record that value V stands for T; returns V.  */
@@ -93,14 +106,7 @@ nf_expr_leaf (struct nf_expr_region *g, tree t)
     return v;
   nf_type type = nf_scalar_type (nf_elem_of (TREE_TYPE (t)));
   if (TREE_CODE (t) == REAL_CST)
-    {
-      /* GCC exports no REAL_VALUE_TYPE -> double; decimal with 30
-	 digits round-trips every constant a matcher compares exactly
-	 (0, 1, -1, 2, -0.5).  */
-      char buf[64];
-      real_to_decimal (buf, TREE_REAL_CST_PTR (t), sizeof buf, 30, 1);
-      return nf_expr_note (g, nf_const (g->r, type, strtod (buf, NULL)), t);
-    }
+    return nf_expr_note (g, nf_const (g->r, type, nf_cst_value (t)), t);
   char name[64];
   return nf_expr_note (g, nf_param (g->r, nf_value_name (t, name,
 							  sizeof name),

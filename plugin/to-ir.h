@@ -9,6 +9,12 @@
 
 #define NF_EXPR_MAX 16
 
+/* The element type of the scalar type TYPE (NF_ELEM_NONE for others).  */
+enum nf_elem nf_elem_of (tree type);
+
+/* The value of the INTEGER_CST or REAL_CST T as a double.  */
+double nf_cst_value (tree t);
+
 /* A region built from the expression around one statement.  */
 struct nf_expr_region
 {
