@@ -1391,7 +1391,7 @@ nf_lr_set_exit (struct nf_lregion *g, nf_value v)
 	      || !dominated_by_p (CDI_DOMINATORS, d, g->start_bb)
 	      || d == g->start_bb || bitmap_count_bits (g->blocks) > 64)
 	    {
-	      if (dump_file)
+	      if (dump_file && (dump_flags & TDF_DETAILS))
 		fprintf (dump_file, "neuronfuse: bb %d -> %d leaves the region "
 			 "(start %d, exit %d)\n", bb->index, d->index,
 			 g->start_bb->index, g->exit_bb->index);

@@ -1,5 +1,5 @@
-/* loop.cc: nf-loop, the pass that outlines RMSNorm and L2-norm loops
-   into calls to libneuronfuse.
+/* loop.cc: nf-loop, the pass that outlines RMSNorm, L2-norm and
+   elementwise expm1/log1p loops into calls to libneuronfuse.
 
    Runs after "ldist", inside the loop pipeline: loops have preheaders and
    recorded exits, SSA is loop-closed and SCEV is initialised; it runs at
@@ -14,7 +14,9 @@
 
    Steps: 1. for each innermost loop with a floating-point sum of
    products, build the region IR (loop-ir.cc); 2. run the lower/ matchers
-   on its REDUCE (MulRedSqrt first, then RMSNorm); 3. cut the region after
+   on its REDUCE (MulRedSqrt first, then RMSNorm); for a loop storing
+   expm1 (x[i]) or log1p (x[i]) (what the scalar rewrites leave), build
+   the loop and match its store (nf_match_map); 3. cut the region after
    the matched ops and check that the fused call can stand for all of it:
    every store and side effect of the region is the idiom's, every value
    used after it is the idiom's result, its inputs can be computed before
@@ -26,9 +28,15 @@
    5. report: one `optimized:` remark at the first loop, `missed:` with
    the reason otherwise, the JSON report and the HLO dumps.
 
+   A region whose guard's path around the loops leaves elsewhere (jump
+   threading sends it straight to the function's end) is tried again
+   from the first loop's header, after the guard.
+
    Limitations: see loop-ir.cc for the loop shapes; rows are one call per
    row (the region is the body of the row loop); no f16 or long double
-   L2 norm and no long double RMSNorm kernel (missed, with that reason).
+   L2 norm and no long double RMSNorm kernel (missed, with that reason);
+   elementwise loops only where signed zeros do not matter (the scalar
+   rewrite's + 0.0 keeps +0 for x = -0, the kernels give -0).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
