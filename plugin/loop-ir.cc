@@ -318,7 +318,8 @@ nf_lr_count_core (tree t)
     {
       if (CONVERT_EXPR_P (t) || TREE_CODE (t) == NON_LVALUE_EXPR)
 	t = TREE_OPERAND (t, 0);
-      else if (TREE_CODE (t) == COND_EXPR && integer_zerop (TREE_OPERAND (t, 2)))
+      else if (TREE_CODE (t) == COND_EXPR
+	       && integer_zerop (TREE_OPERAND (t, 2)))
 	t = TREE_OPERAND (t, 1);
       else if (TREE_CODE (t) == COND_EXPR
 	       && integer_zerop (TREE_OPERAND (t, 1)))
@@ -374,11 +375,12 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
   edge skip = NULL;
   bool enter_true = true;
   gcond *guard = g->n_loops == 0 && !g->guarded
-		   ? NULL : nf_lr_find_guard (loop, &skip, &enter_true);
+		   ? NULL
+		   : nf_lr_find_guard (loop, &skip, &enter_true);
   gcond *cguard = guard;
   bool center = enter_true;
-  basic_block guard_bb = guard ? gimple_bb (guard)
-			       : loop_preheader_edge (loop)->src;
+  basic_block guard_bb
+    = guard ? gimple_bb (guard) : loop_preheader_edge (loop)->src;
   /* A later loop without a guard of its own that runs only when the
      first loop's guard let it in (jump threading merges identical
      guards) counts under that guard too.  */
@@ -386,8 +388,8 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
     {
       edge s0 = g->loops[0].skip;
       basic_block g0 = gimple_bb (g->loops[0].guard);
-      edge in0 = EDGE_SUCC (g0, 0) == s0 ? EDGE_SUCC (g0, 1)
-					  : EDGE_SUCC (g0, 0);
+      edge in0
+	= EDGE_SUCC (g0, 0) == s0 ? EDGE_SUCC (g0, 1) : EDGE_SUCC (g0, 0);
       if (single_pred_p (in0->dest)
 	  && dominated_by_p (CDI_DOMINATORS, guard_bb, in0->dest))
 	{
@@ -467,13 +469,13 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
       && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
       && TREE_CODE (gimple_assign_rhs1 (d)) == SSA_NAME
       && gimple_code (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d))) == GIMPLE_PHI
-      && gimple_bb (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d)))
-	   == loop->header
+      && gimple_bb (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d))) == loop->header
       && nf_elem_of (TREE_TYPE (t)) != NF_ELEM_NONE)
     {
       nf_value v = nf_lr_reduction (g, k, gimple_assign_rhs1 (d));
-      return v == NF_NO_VALUE ? v
-			      : nf_lr_convert (g, v, nf_elem_of (TREE_TYPE (t)));
+      return v == NF_NO_VALUE
+	       ? v
+	       : nf_lr_convert (g, v, nf_elem_of (TREE_TYPE (t)));
     }
   for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
        gsi_next (&pi))
@@ -483,7 +485,8 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
       tree next = PHI_ARG_DEF_FROM_EDGE (phi, latch);
       if (res != t && next != t)
 	continue;
-      if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (res)) || TREE_CODE (next) != SSA_NAME)
+      if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (res))
+	  || TREE_CODE (next) != SSA_NAME)
 	return nf_lr_fail (g, "a value leaving the loop is not a "
 			      "floating-point reduction");
       /* The value on the exit must be the final one: the latch value
@@ -495,8 +498,8 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
       if ((t == next) != upd_before_exit)
 	return nf_lr_fail (g, "the value leaving the loop is not the "
 			      "reduction's final value");
-      nf_value init = nf_lr_value (g, PHI_ARG_DEF_FROM_EDGE (
-					 phi, loop_preheader_edge (loop)));
+      nf_value init = nf_lr_value (
+	g, PHI_ARG_DEF_FROM_EDGE (phi, loop_preheader_edge (loop)));
       if (init == NF_NO_VALUE)
 	return NF_NO_VALUE;
       /* The update: acc = input OP acc; or, for a _Float16 accumulator
@@ -515,8 +518,8 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
 	    for (int i = 1; i <= 2; i++)
 	      {
 		tree o = gimple_op (op, i);
-		gimple *d = TREE_CODE (o) == SSA_NAME ? SSA_NAME_DEF_STMT (o)
-						      : NULL;
+		gimple *d
+		  = TREE_CODE (o) == SSA_NAME ? SSA_NAME_DEF_STMT (o) : NULL;
 		if (d && is_gimple_assign (d)
 		    && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
 		    && gimple_assign_rhs1 (d) == res)
@@ -530,10 +533,11 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
 	  if (a == acc || b == acc)
 	    {
 	      input = a == acc ? b : a;
-	      comb = code == PLUS_EXPR ? NF_OP_ADD
+	      comb = code == PLUS_EXPR	 ? NF_OP_ADD
 		     : code == MULT_EXPR ? NF_OP_MUL
-		     : code == MAX_EXPR ? NF_OP_MAX
-		     : code == MIN_EXPR ? NF_OP_MIN : NF_OP_OPAQUE;
+		     : code == MAX_EXPR	 ? NF_OP_MAX
+		     : code == MIN_EXPR	 ? NF_OP_MIN
+					 : NF_OP_OPAQUE;
 	      if (code == MINUS_EXPR && a != acc)
 		input = NULL_TREE;
 	    }
@@ -561,14 +565,14 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
       if (in == NF_NO_VALUE)
 	return NF_NO_VALUE;
       if (nf_value_type (g->r, in).rank == 0)
-	in = nf_broadcast (g->r, in, nf_tensor1_type (nf_value_type (g->r,
-								     in).elem,
-						     nf_lr_dim (g, k)));
+	in = nf_broadcast (
+	  g->r, in,
+	  nf_tensor1_type (nf_value_type (g->r, in).elem, nf_lr_dim (g, k)));
       if (op != upd && g->n_absorbed < NF_LR_MAX_ABSORBED)
 	g->absorbed[g->n_absorbed++] = op;
-      nf_value v = nf_reduce (g->r, in, nf_lr_convert (g, init,
-							nf_elem_of (TREE_TYPE (res))),
-			      comb, 1u);
+      nf_value v = nf_reduce (
+	g->r, in, nf_lr_convert (g, init, nf_elem_of (TREE_TYPE (res))), comb,
+	1u);
       nf_lr_note (g, v, next, upd);
       return v;
     }
@@ -580,8 +584,7 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
 /* The array parameter of the memory reference REF of STMT in loop K,
    with the element offset of its first access in *OFF.  */
 static nf_value
-nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt,
-	     int64_t *off)
+nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt, int64_t *off)
 {
   if (TREE_THIS_VOLATILE (ref) || gimple_has_volatile_ops (stmt))
     return nf_lr_fail (g, "the loop accesses volatile memory");
@@ -606,7 +609,8 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt,
   for (int i = 0; i < g->n_arrays; i++)
     if (operand_equal_p (g->arrays[i].base, drb.base_address, 0)
 	&& operand_equal_p (g->arrays[i].offset, offset, 0)
-	&& TYPE_MAIN_VARIANT (g->arrays[i].elt_type) == TYPE_MAIN_VARIANT (type))
+	&& TYPE_MAIN_VARIANT (g->arrays[i].elt_type)
+	     == TYPE_MAIN_VARIANT (type))
       return g->arrays[i].param;
   if (g->n_arrays == NF_LR_MAX_ARRAYS)
     return nf_lr_fail (g, "the region accesses too many arrays");
@@ -621,9 +625,8 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt,
   a->base = drb.base_address;
   a->offset = offset;
   a->elt_type = type;
-  a->param = nf_param (g->r, name,
-		       nf_tensor1_type (nf_elem_of (type), nf_lr_dim (g, k)),
-		       true);
+  a->param = nf_param (
+    g->r, name, nf_tensor1_type (nf_elem_of (type), nf_lr_dim (g, k)), true);
   return a->param;
 }
 
@@ -659,8 +662,9 @@ nf_lr_store (struct nf_lregion *g, int k, gimple *stmt)
   if (v == NF_NO_VALUE)
     return v;
   if (nf_value_type (g->r, v).rank == 0)
-    v = nf_broadcast (g->r, v, nf_tensor1_type (nf_value_type (g->r, v).elem,
-						nf_lr_dim (g, k)));
+    v = nf_broadcast (
+      g->r, v,
+      nf_tensor1_type (nf_value_type (g->r, v).elem, nf_lr_dim (g, k)));
   nf_value s = nf_store (g->r, p, v, off, 1, 0);
   return nf_lr_note (g, s, NULL_TREE, stmt);
 }
@@ -759,8 +763,8 @@ nf_lr_hoistable_load (const struct nf_lregion *g, gimple *stmt)
 	     gsi_next (&gsi))
 	  stores |= gimple_vdef (gsi_stmt (gsi)) != NULL_TREE;
       free (bbs);
-      if (stores && dominated_by_p (CDI_DOMINATORS, gimple_bb (stmt),
-				    loop->header))
+      if (stores
+	  && dominated_by_p (CDI_DOMINATORS, gimple_bb (stmt), loop->header))
 	return false;
     }
   return true;
@@ -785,9 +789,9 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
 	return nf_lr_fail (g, "an input of the region is neither a number "
 			      "nor an array");
       char name[64];
-      return nf_param (g->r, nf_value_name (gimple_assign_rhs1 (stmt), name,
-					     sizeof name),
-		       nf_scalar_type (e), false);
+      return nf_param (
+	g->r, nf_value_name (gimple_assign_rhs1 (stmt), name, sizeof name),
+	nf_scalar_type (e), false);
     }
   if (nf_elem_of (TREE_TYPE (lhs)) == NF_ELEM_NONE)
     return nf_lr_fail (g, "a value of the region is neither a number nor "
@@ -807,8 +811,9 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
 	  return nf_lr_fail (g, "a conversion of the region is not "
 				"between numbers");
 	nf_value v = nf_lr_value (g, a);
-	return v == NF_NO_VALUE ? v
-				: nf_lr_convert (g, v, nf_elem_of (TREE_TYPE (lhs)));
+	return v == NF_NO_VALUE
+		 ? v
+		 : nf_lr_convert (g, v, nf_elem_of (TREE_TYPE (lhs)));
       }
     case NEGATE_EXPR:
       {
@@ -823,16 +828,16 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
     case MIN_EXPR:
       {
 	nf_value x = nf_lr_value (g, a);
-	nf_value y = x == NF_NO_VALUE ? x
-				      : nf_lr_value (g, gimple_assign_rhs2 (stmt));
+	nf_value y
+	  = x == NF_NO_VALUE ? x : nf_lr_value (g, gimple_assign_rhs2 (stmt));
 	if (y == NF_NO_VALUE)
 	  return y;
-	enum nf_opcode op = code == PLUS_EXPR	? NF_OP_ADD
+	enum nf_opcode op = code == PLUS_EXPR	 ? NF_OP_ADD
 			    : code == MINUS_EXPR ? NF_OP_SUB
-			    : code == MULT_EXPR	? NF_OP_MUL
-			    : code == RDIV_EXPR	? NF_OP_DIV
-			    : code == MAX_EXPR	? NF_OP_MAX
-						: NF_OP_MIN;
+			    : code == MULT_EXPR	 ? NF_OP_MUL
+			    : code == RDIV_EXPR	 ? NF_OP_DIV
+			    : code == MAX_EXPR	 ? NF_OP_MAX
+						 : NF_OP_MIN;
 	return nf_lr_binary (g, op, x, y);
       }
     default:
@@ -1045,9 +1050,10 @@ nf_lr_use_built (const struct nf_lregion *g, gimple *stmt)
   if (lhs && TREE_CODE (lhs) == SSA_NAME)
     {
       nf_value u = SSA_NAME_VERSION (lhs) < g->n_ssa
-		     ? g->ssa[SSA_NAME_VERSION (lhs)] : NF_NO_VALUE;
+		     ? g->ssa[SSA_NAME_VERSION (lhs)]
+		     : NF_NO_VALUE;
       if (u >= 0)
-	return true;		/* Built, or passes V on (a PHI, a copy).  */
+	return true; /* Built, or passes V on (a PHI, a copy).  */
     }
   for (int s = 0; s < g->cap; s++)
     if (g->stmts[s] == stmt)
@@ -1056,9 +1062,8 @@ nf_lr_use_built (const struct nf_lregion *g, gimple *stmt)
     if (g->absorbed[i] == stmt)
       return true;
   /* The latch value of a reduction feeds its header PHI.  */
-  return gimple_code (stmt) == GIMPLE_PHI && nf_lr_loop_of
-					       ((struct nf_lregion *) g,
-						gimple_bb (stmt));
+  return gimple_code (stmt) == GIMPLE_PHI
+	 && nf_lr_loop_of ((struct nf_lregion *) g, gimple_bb (stmt));
 }
 
 /* Mark escaping every value one of whose trees is used by a statement
@@ -1159,8 +1164,8 @@ nf_lr_start (struct nf_lregion *g, class loop *loop, bool guarded)
 {
   memset (g, 0, sizeof *g);
   g->guarded = guarded;
-  g->r = nf_region_new (lang_hooks.decl_printable_name (current_function_decl,
-							 2));
+  g->r
+    = nf_region_new (lang_hooks.decl_printable_name (current_function_decl, 2));
   if (!g->r)
     return false;
   g->n_ssa = num_ssa_names;
@@ -1171,8 +1176,7 @@ nf_lr_start (struct nf_lregion *g, class loop *loop, bool guarded)
   /* The region starts at the loop's guard, or at its header.  */
   edge skip;
   bool enter_true;
-  gcond *guard = guarded ? nf_lr_find_guard (loop, &skip, &enter_true)
-			 : NULL;
+  gcond *guard = guarded ? nf_lr_find_guard (loop, &skip, &enter_true) : NULL;
   g->start_bb = guard ? gimple_bb (guard) : loop->header;
   g->start_stmt = guard;
   return nf_lr_add_loop (g, loop) == 0;
@@ -1295,7 +1299,8 @@ static bool
 nf_lr_bypassed (const struct nf_lregion *g, const struct nf_lr_loop *l)
 {
   basic_block must = bitmap_bit_p (g->blocks, l->guard_bb->index)
-		       ? l->guard_bb : l->loop->header;
+		       ? l->guard_bb
+		       : l->loop->header;
   if (must == g->start_bb)
     return false;
   auto_bitmap seen;
@@ -1312,15 +1317,15 @@ nf_lr_bypassed (const struct nf_lregion *g, const struct nf_lr_loop *l)
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
-	{
-	  bool same_skip = false;
-	  for (int j = 0; j < g->n_loops; j++)
-	    same_skip |= g->loops[j].skip == e
-			 && operand_equal_p (g->loops[j].count, l->count, 0);
-	  if (!same_skip && bitmap_bit_p (g->blocks, e->dest->index)
-	      && bitmap_set_bit (seen, e->dest->index))
-	    work.safe_push (e->dest);
-	}
+      {
+	bool same_skip = false;
+	for (int j = 0; j < g->n_loops; j++)
+	  same_skip |= g->loops[j].skip == e
+		       && operand_equal_p (g->loops[j].count, l->count, 0);
+	if (!same_skip && bitmap_bit_p (g->blocks, e->dest->index)
+	    && bitmap_set_bit (seen, e->dest->index))
+	  work.safe_push (e->dest);
+      }
     }
   return false;
 }
@@ -1383,23 +1388,25 @@ nf_lr_set_exit (struct nf_lregion *g, nf_value v)
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
-	{
-	  basic_block d = e->dest;
-	  if (bitmap_bit_p (g->blocks, d->index))
-	    continue;
-	  if (d == EXIT_BLOCK_PTR_FOR_FN (cfun)
-	      || !dominated_by_p (CDI_DOMINATORS, d, g->start_bb)
-	      || d == g->start_bb || bitmap_count_bits (g->blocks) > 64)
-	    {
-	      if (dump_file && (dump_flags & TDF_DETAILS))
-		fprintf (dump_file, "neuronfuse: bb %d -> %d leaves the region "
-			 "(start %d, exit %d)\n", bb->index, d->index,
-			 g->start_bb->index, g->exit_bb->index);
-	      return nf_lr_fail (g, "the region has a second exit"), false;
-	    }
-	  bitmap_set_bit (g->blocks, d->index);
-	  work.safe_push (d);
-	}
+      {
+	basic_block d = e->dest;
+	if (bitmap_bit_p (g->blocks, d->index))
+	  continue;
+	if (d == EXIT_BLOCK_PTR_FOR_FN (cfun)
+	    || !dominated_by_p (CDI_DOMINATORS, d, g->start_bb)
+	    || d == g->start_bb || bitmap_count_bits (g->blocks) > 64)
+	  {
+	    if (dump_file && (dump_flags & TDF_DETAILS))
+	      fprintf (dump_file,
+		       "neuronfuse: bb %d -> %d leaves the region "
+		       "(start %d, exit %d)\n",
+		       bb->index, d->index, g->start_bb->index,
+		       g->exit_bb->index);
+	    return nf_lr_fail (g, "the region has a second exit"), false;
+	  }
+	bitmap_set_bit (g->blocks, d->index);
+	work.safe_push (d);
+      }
     }
   if (!bitmap_bit_p (g->blocks, g->exit_bb->index))
     return nf_lr_fail (g, "the region has a second exit"), false;
@@ -1409,17 +1416,16 @@ nf_lr_set_exit (struct nf_lregion *g, nf_value v)
   unsigned i;
   bitmap_iterator bi;
   EXECUTE_IF_SET_IN_BITMAP (g->blocks, 0, i, bi)
-    {
-      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, i);
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, bb->preds)
-	if (!bitmap_bit_p (g->blocks, e->src->index)
-	    && !(bb == g->start_bb
-		 && (g->start_stmt
-		     || e == loop_preheader_edge (g->loops[0].loop))))
-	  return nf_lr_fail (g, "the region has a second entry"), false;
-    }
+  {
+    basic_block bb = BASIC_BLOCK_FOR_FN (cfun, i);
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE (e, ei, bb->preds)
+    if (!bitmap_bit_p (g->blocks, e->src->index)
+	&& !(bb == g->start_bb
+	     && (g->start_stmt || e == loop_preheader_edge (g->loops[0].loop))))
+      return nf_lr_fail (g, "the region has a second entry"), false;
+  }
 
   /* Every loop in the region runs whenever the region does (up to its
      guard, which its trip count includes).  */
@@ -1428,8 +1434,7 @@ nf_lr_set_exit (struct nf_lregion *g, nf_value v)
       struct nf_lr_loop *l = &g->loops[k];
       if (bitmap_bit_p (g->blocks, l->loop->header->index)
 	  && nf_lr_bypassed (g, l))
-	return nf_lr_fail (g, "a loop of the region runs conditionally"),
-	       false;
+	return nf_lr_fail (g, "a loop of the region runs conditionally"), false;
     }
   return true;
 }

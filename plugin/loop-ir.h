@@ -16,17 +16,17 @@
 struct nf_lr_loop
 {
   class loop *loop;
-  edge exit;			/* Its single exit.  */
-  basic_block body;		/* The block holding its work.  */
-  gcond *guard;			/* Its zero-trip guard, or NULL.  */
-  edge skip;			/* The edge around it of the guard its
-				   count includes, or NULL.  */
-  basic_block guard_bb;		/* The block of the guard its count
-				   includes (its own, or the first loop's),
-				   or its preheader.  */
-  tree count;			/* Trip count (sizetype), valid at the
-				   region's entry.  */
-  int sym;			/* Its dimension in the region.  */
+  edge exit;		/* Its single exit.  */
+  basic_block body;	/* The block holding its work.  */
+  gcond *guard;		/* Its zero-trip guard, or NULL.  */
+  edge skip;		/* The edge around it of the guard its
+			   count includes, or NULL.  */
+  basic_block guard_bb; /* The block of the guard its count
+			   includes (its own, or the first loop's),
+			   or its preheader.  */
+  tree count;		/* Trip count (sizetype), valid at the
+			   region's entry.  */
+  int sym;		/* Its dimension in the region.  */
 };
 
 /* One array the region accesses: the address BASE + OFFSET (bytes) of
@@ -50,25 +50,25 @@ struct nf_lregion
 
   /* Where the region starts: the first loop's guard, or its header.  */
   basic_block start_bb;
-  gimple *start_stmt;		/* The guard, or NULL: all of START_BB.  */
+  gimple *start_stmt; /* The guard, or NULL: all of START_BB.  */
 
   /* Where it ends (set by nf_lr_set_exit): after EXIT_AFTER in EXIT_BB,
      or after EXIT_BB's PHIs when EXIT_AFTER is NULL.  */
   basic_block exit_bb;
   gimple *exit_after;
-  bitmap blocks;		/* Blocks wholly or partly in the region.  */
+  bitmap blocks; /* Blocks wholly or partly in the region.  */
 
-  nf_value *ssa;		/* SSA version -> value (or NF_NO_VALUE).  */
+  nf_value *ssa; /* SSA version -> value (or NF_NO_VALUE).  */
   unsigned n_ssa;
-  tree *trees;			/* Value -> the tree it was built from.  */
-  gimple **stmts;		/* Value -> its statement (stores, calls).  */
+  tree *trees;	  /* Value -> the tree it was built from.  */
+  gimple **stmts; /* Value -> its statement (stores, calls).  */
   int cap;
 
-  gimple *absorbed[NF_LR_MAX_ABSORBED];	/* Statements of a REDUCE's
+  gimple *absorbed[NF_LR_MAX_ABSORBED]; /* Statements of a REDUCE's
 					   update besides its own.  */
   int n_absorbed;
-  bool guarded;			/* Start at the first loop's guard.  */
-  const char *fail;		/* Why something could not be built.  */
+  bool guarded;	    /* Start at the first loop's guard.  */
+  const char *fail; /* Why something could not be built.  */
 };
 
 /* Start G at the innermost loop LOOP, which has a floating-point
@@ -82,8 +82,7 @@ nf_value nf_lr_build (struct nf_lregion *g, class loop *loop, bool guarded);
 /* Start G at the innermost loop LOOP, which stores one array: build
    that store and what it stores.  Returns the STORE, or NF_NO_VALUE with
    G->fail set.  */
-nf_value nf_lr_build_map (struct nf_lregion *g, class loop *loop,
-			  bool guarded);
+nf_value nf_lr_build_map (struct nf_lregion *g, class loop *loop, bool guarded);
 
 void nf_lr_free (struct nf_lregion *g);
 

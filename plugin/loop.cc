@@ -51,14 +51,14 @@
 struct nf_loop_call
 {
   enum nf_kind kind;
-  const char *callee;		/* nf_rmsnorm_f32, nf_nrm2_f64...  */
-  bool sumsq;			/* nf_sumsq_* then sqrt (wider accum).  */
-  tree elt;			/* The data's element type.  */
-  tree args[5];			/* At the region's entry.  */
+  const char *callee; /* nf_rmsnorm_f32, nf_nrm2_f64...  */
+  bool sumsq;	      /* nf_sumsq_* then sqrt (wider accum).  */
+  tree elt;	      /* The data's element type.  */
+  tree args[5];	      /* At the region's entry.  */
   int nargs;
-  tree ret;			/* Result type, or void.  */
-  tree ok;			/* The overlap test.  */
-  auto_vec<tree> outs;		/* SSA names used after the region.  */
+  tree ret;	       /* Result type, or void.  */
+  tree ok;	       /* The overlap test.  */
+  auto_vec<tree> outs; /* SSA names used after the region.  */
 };
 
 /* Whether T is a product x * y or pow (x, 2), through conversions and
@@ -104,7 +104,8 @@ nf_loop_candidate (class loop *loop, bool *square)
     {
       tree res = gimple_phi_result (pi.phi ());
       tree next = PHI_ARG_DEF_FROM_EDGE (pi.phi (), latch);
-      if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (res)) || TREE_CODE (next) != SSA_NAME)
+      if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (res))
+	  || TREE_CODE (next) != SSA_NAME)
 	continue;
       gimple *upd = SSA_NAME_DEF_STMT (next);
       /* A _Float16 accumulator: acc = (_Float16) ((float) acc + x * x).  */
@@ -134,10 +135,10 @@ nf_loop_map_candidate (class loop *loop)
       {
 	gimple *s = gsi_stmt (gsi);
 	int nargs;
-	enum nf_opcode op = is_gimple_call (s)
-			      ? nf_lr_math_op (gimple_call_combined_fn (s),
-					       &nargs)
-			      : NF_OP_COUNT_;
+	enum nf_opcode op
+	  = is_gimple_call (s)
+	      ? nf_lr_math_op (gimple_call_combined_fn (s), &nargs)
+	      : NF_OP_COUNT_;
 	call |= (op == NF_OP_EXPM1 && (nf_opts.kinds & NF_KIND_EXPM1))
 		|| (op == NF_OP_LOG1P && (nf_opts.kinds & NF_KIND_LOG1P));
 	store |= gimple_store_p (s);
@@ -210,8 +211,7 @@ nf_loop_address (struct nf_lregion *g, nf_value v)
   HOST_WIDE_INT esz = tree_to_shwi (TYPE_SIZE_UNIT (a->elt_type));
   tree p = fold_build_pointer_plus (base, fold_convert (sizetype, off));
   p = fold_build_pointer_plus_hwi (p, nf_access_offset (g->r, v) * esz);
-  return fold_convert (build_pointer_type (TYPE_MAIN_VARIANT (a->elt_type)),
-		       p);
+  return fold_convert (build_pointer_type (TYPE_MAIN_VARIANT (a->elt_type)), p);
 }
 
 /* The run-time test that the stored range of STORE and the loaded range
@@ -226,9 +226,9 @@ nf_loop_disjoint (tree p, tree q, tree count, HOST_WIDE_INT esz)
 			     fold_build_pointer_plus (p, bytes), q);
   tree after = fold_build2 (LE_EXPR, boolean_type_node,
 			    fold_build_pointer_plus (q, bytes), p);
-  return fold_build2 (TRUTH_OR_EXPR, boolean_type_node, same,
-		      fold_build2 (TRUTH_OR_EXPR, boolean_type_node, before,
-				   after));
+  return fold_build2 (
+    TRUTH_OR_EXPR, boolean_type_node, same,
+    fold_build2 (TRUTH_OR_EXPR, boolean_type_node, before, after));
 }
 
 /* The report's dtype of ELEM.  */
@@ -267,10 +267,10 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
   if (stmt_could_throw_p (cfun, s))
     return "a statement of the region may throw";
   tree lhs = gimple_get_lhs (s);
-  nf_value v = lhs && TREE_CODE (lhs) == SSA_NAME
-		   && SSA_NAME_VERSION (lhs) < g->n_ssa
-		 ? g->ssa[SSA_NAME_VERSION (lhs)]
-		 : NF_NO_VALUE;
+  nf_value v
+    = lhs && TREE_CODE (lhs) == SSA_NAME && SSA_NAME_VERSION (lhs) < g->n_ssa
+	? g->ssa[SSA_NAME_VERSION (lhs)]
+	: NF_NO_VALUE;
   if (gimple_vdef (s) || gimple_has_side_effects (s))
     {
       /* A store or a call that writes memory (errno): allowed only when
@@ -328,17 +328,17 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
   unsigned i;
   bitmap_iterator bi;
   EXECUTE_IF_SET_IN_BITMAP (g->blocks, 0, i, bi)
-    {
-      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, i);
-      for (gphi_iterator pi = gsi_start_phis (bb); !gsi_end_p (pi);
-	   gsi_next (&pi))
-	if (const char *why = nf_loop_check_stmt (g, m, c, pi.phi ()))
-	  return why;
-      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	   gsi_next (&gsi))
-	if (const char *why = nf_loop_check_stmt (g, m, c, gsi_stmt (gsi)))
-	  return why;
-    }
+  {
+    basic_block bb = BASIC_BLOCK_FOR_FN (cfun, i);
+    for (gphi_iterator pi = gsi_start_phis (bb); !gsi_end_p (pi);
+	 gsi_next (&pi))
+      if (const char *why = nf_loop_check_stmt (g, m, c, pi.phi ()))
+	return why;
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (const char *why = nf_loop_check_stmt (g, m, c, gsi_stmt (gsi)))
+	return why;
+  }
 
   /* The call.  */
   nf_value x = m->input;
@@ -373,8 +373,9 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
 	c->ok = nf_loop_disjoint (yp, xp, count, esz);
       if (integer_zerop (c->ok))
 	return "the output partially overlaps the input";
-      return c->outs.is_empty () ? NULL
-				 : "a value computed in the loop is used after it";
+      return c->outs.is_empty ()
+	       ? NULL
+	       : "a value computed in the loop is used after it";
     }
   if (m->kind == NF_KIND_MULREDSQRT)
     {
@@ -384,10 +385,9 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
       if (c->sumsq && !(elem == NF_ELEM_F32 && m->accum == NF_ELEM_F64)
 	  && !(elem == NF_ELEM_F64 && m->accum == NF_ELEM_F80))
 	return "no fused L2 norm for this accumulator type";
-      c->callee = c->sumsq ? (elem == NF_ELEM_F32 ? "nf_sumsq_f32"
-						   : "nf_sumsq_f64")
-			   : (elem == NF_ELEM_F32 ? "nf_nrm2_f32"
-						  : "nf_nrm2_f64");
+      c->callee = c->sumsq
+		    ? (elem == NF_ELEM_F32 ? "nf_sumsq_f32" : "nf_sumsq_f64")
+		    : (elem == NF_ELEM_F32 ? "nf_nrm2_f32" : "nf_nrm2_f64");
       c->ret = c->sumsq ? (elem == NF_ELEM_F32 ? double_type_node
 					       : long_double_type_node)
 			: c->elt;
@@ -411,9 +411,9 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
 	  && nf_value_type (r, m->weight).elem != elem))
     return "the arrays have different element types";
   tree yp = nf_loop_address (g, store);
-  tree wp = m->weight != NF_NO_VALUE ? nf_loop_address (g, m->weight)
-				     : build_int_cst (build_pointer_type (c->elt),
-						      0);
+  tree wp = m->weight != NF_NO_VALUE
+	      ? nf_loop_address (g, m->weight)
+	      : build_int_cst (build_pointer_type (c->elt), 0);
   tree eps = nf_lr_at_entry (g, nf_lr_tree (g, m->eps));
   if (!yp || !wp || !eps)
     return "an input of the region is computed inside it";
@@ -425,9 +425,8 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
   c->args[1] = xp;
   c->args[2] = wp;
   c->args[3] = fold_convert (size_type_node, count);
-  c->args[4] = fold_convert (elem == NF_ELEM_F64 ? double_type_node
-						 : float_type_node,
-			     eps);
+  c->args[4] = fold_convert (
+    elem == NF_ELEM_F64 ? double_type_node : float_type_node, eps);
   c->nargs = 5;
   /* The stored range against every loaded one.  */
   for (nf_value ld = 0; ld < nf_region_n_values (r); ld++)
@@ -460,8 +459,7 @@ nf_loop_self_call (const struct nf_loop_call *c)
 /* Step 3.  Whether the region of M can become one call; fills C, or
    returns the reason it cannot.  */
 static const char *
-nf_loop_check (struct nf_lregion *g, const nf_match *m,
-	       struct nf_loop_call *c)
+nf_loop_check (struct nf_lregion *g, const nf_match *m, struct nf_loop_call *c)
 {
   const char *why = nf_loop_check_1 (g, m, c);
   if (!why && nf_loop_self_call (c))
@@ -502,8 +500,7 @@ nf_loop_decl (const struct nf_loop_call *c)
 /* Step 4.  Replace the region of G by the call C, guarded by its
    overlap test, with the original as the fallback.  */
 static void
-nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c,
-		 location_t loc)
+nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c, location_t loc)
 {
   /* The region's exit and entry edges.  */
   edge exit_e = g->exit_after ? split_block (g->exit_bb, g->exit_after)
@@ -547,8 +544,8 @@ nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c,
 
   /* The call.  */
   gsi = gsi_start_bb (callbb);
-  gcall *call = gimple_build_call (nf_loop_decl (c), c->nargs, args[0],
-				   args[1], args[2], args[3], args[4]);
+  gcall *call = gimple_build_call (nf_loop_decl (c), c->nargs, args[0], args[1],
+				   args[2], args[3], args[4]);
   gimple_call_set_nothrow (call, true);
   gimple_set_location (call, loc);
   tree res = NULL_TREE;
@@ -591,7 +588,7 @@ nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c,
 	    continue;
 	  use_operand_p use;
 	  FOR_EACH_IMM_USE_ON_STMT (use, it)
-	    SET_USE (use, nn);
+	  SET_USE (use, nn);
 	  update_stmt (u);
 	}
     }
@@ -671,11 +668,15 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   bool map = m->kind == NF_KIND_EXPM1 || m->kind == NF_KIND_LOG1P;
   for (int i = 0; map && i < n_ins; i++)
     {
-      nf_value v = i == 0 ? nf_access_base (r, nf_loop_store (r, m))
-		   : i == 1 ? nf_access_base (r, m->input) : NF_NO_VALUE;
+      nf_value v = i == 0   ? nf_access_base (r, nf_loop_store (r, m))
+		   : i == 1 ? nf_access_base (r, m->input)
+			    : NF_NO_VALUE;
       const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
       snprintf (names[i], sizeof names[i], "%s",
-		label ? label : i == 2 ? "n" : i ? "x" : "y");
+		label	 ? label
+		: i == 2 ? "n"
+		: i	 ? "x"
+			 : "y");
       ins[i] = names[i];
     }
   for (int i = 0; !map && i < n_ins; i++)
@@ -689,9 +690,10 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
 		     : NF_NO_VALUE;
       const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
       snprintf (names[i], sizeof names[i], "%s",
-		label ? label
+		label			     ? label
 		: m->kind == NF_KIND_RMSNORM ? rms_ins[i]
-		: i == 1 ? "n" : "x");
+		: i == 1		     ? "n"
+					     : "x");
       if (m->kind == NF_KIND_RMSNORM && i == 2 && m->weight == NF_NO_VALUE)
 	snprintf (names[i], sizeof names[i], "NULL");
       ins[i] = names[i];
@@ -752,12 +754,12 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   int n_loops = 0;
   for (int k = 0; k < g->n_loops; k++)
     n_loops += bitmap_bit_p (g->blocks, g->loops[k].loop->header->index);
-  snprintf (msg, sizeof msg, "%s: loop%s outlined into a call to %s",
-	    d.kind, n_loops > 1 ? "s" : "", c->callee);
+  snprintf (msg, sizeof msg, "%s: loop%s outlined into a call to %s", d.kind,
+	    n_loops > 1 ? "s" : "", c->callee);
   int id = nf_record_region (loc, &d, msg, m);
   if (dump_file && (dump_flags & TDF_DETAILS))
-    fprintf (dump_file, "neuronfuse: region %d: %s %s in %s (%d loop%s)\n",
-	     id, d.kind, nf_opts.mode == NF_MODE_REPORT ? "reported" : "outlined",
+    fprintf (dump_file, "neuronfuse: region %d: %s %s in %s (%d loop%s)\n", id,
+	     d.kind, nf_opts.mode == NF_MODE_REPORT ? "reported" : "outlined",
 	     c->callee, n_loops, n_loops == 1 ? "" : "s");
 }
 
@@ -826,8 +828,7 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
 	}
       /* A region whose guard's path around it leaves elsewhere may fit
 	 from the loop's header.  */
-      else if (guarded && g.loops[0].guard && g.blocks
-	       && (g.fail == *reason))
+      else if (guarded && g.loops[0].guard && g.blocks && (g.fail == *reason))
 	done = false;
       nf_match_release (&m);
     }
