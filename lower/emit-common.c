@@ -329,8 +329,10 @@ nf_emit_result_types (FILE *f, const nf_match *m)
     fputc (')', f);
 }
 
-void
-nf_emit_signature (FILE *f, const nf_match *m)
+/* "(T0, T1) -> R" of M's non-constant inputs and its results, with the
+   inputs named "%argK: " when NAMED (a signature) or not (an op's type).  */
+static void
+nf_emit_input_types (FILE *f, const nf_match *m, bool named)
 {
   const nf_region *r = nf_cluster_region (m->cluster);
   int k = 0;
@@ -340,12 +342,21 @@ nf_emit_signature (FILE *f, const nf_match *m)
       nf_value v = nf_cluster_live_in (m->cluster, i);
       if (nf_op (r, v) == NF_OP_CONST)
 	continue;
-      fprintf (f, "%s%%arg%d: ", k ? ", " : "", k);
+      if (k)
+	fputs (", ", f);
+      if (named)
+	fprintf (f, "%%arg%d: ", k);
       nf_emit_type (f, nf_value_type (r, v));
       k++;
     }
   fputs (") -> ", f);
   nf_emit_result_types (f, m);
+}
+
+void
+nf_emit_signature (FILE *f, const nf_match *m)
+{
+  nf_emit_input_types (f, m, true);
 }
 
 void
@@ -365,20 +376,7 @@ nf_emit_fused_call (FILE *f, const nf_match *m, const char *op)
 void
 nf_emit_op_type (FILE *f, const nf_match *m)
 {
-  const nf_region *r = nf_cluster_region (m->cluster);
-  int k = 0;
-  fputc ('(', f);
-  for (int i = 0; i < nf_cluster_n_live_ins (m->cluster); i++)
-    {
-      nf_value v = nf_cluster_live_in (m->cluster, i);
-      if (nf_op (r, v) == NF_OP_CONST)
-	continue;
-      if (k++)
-	fputs (", ", f);
-      nf_emit_type (f, nf_value_type (r, v));
-    }
-  fputs (") -> ", f);
-  nf_emit_result_types (f, m);
+  nf_emit_input_types (f, m, false);
 }
 
 void
