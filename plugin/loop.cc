@@ -58,6 +58,7 @@ struct nf_loop_call
   int nargs;
   tree ret;	       /* Result type, or void.  */
   tree ok;	       /* The overlap test.  */
+  nf_value store;      /* The STORE of the idiom's result, or none.  */
   auto_vec<tree> outs; /* SSA names used after the region.  */
 };
 
@@ -245,7 +246,6 @@ static const char *
 nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
 		    struct nf_loop_call *c, gimple *s)
 {
-  const nf_region *r = g->r;
   if (!nf_lr_contains (g, s) || is_gimple_debug (s))
     return NULL;
   switch (gimple_code (s))
@@ -281,8 +281,7 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
       if (gimple_store_p (s))
 	{
 	  member = false;
-	  nf_value st = nf_loop_store (r, m);
-	  member = st != NF_NO_VALUE && nf_lr_stmt (g, st) == s;
+	  member = c->store != NF_NO_VALUE && nf_lr_stmt (g, c->store) == s;
 	}
       /* A math call whose result is unused (cdce keeps one for errno on
 	 the path that skips the loops): its only effect is errno.  */
@@ -320,7 +319,7 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
 		 struct nf_loop_call *c)
 {
   const nf_region *r = g->r;
-  nf_value store = nf_loop_store (r, m);
+  nf_value store = c->store = nf_loop_store (r, m);
   if (!nf_lr_set_exit (g, store != NF_NO_VALUE ? store : m->result))
     return g->fail;
 
@@ -369,8 +368,7 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
       c->args[1] = xp;
       c->args[2] = fold_convert (size_type_node, count);
       c->nargs = 3;
-      if (nf_loop_address (g, x) != NULL_TREE)
-	c->ok = nf_loop_disjoint (yp, xp, count, esz);
+      c->ok = nf_loop_disjoint (yp, xp, count, esz);
       if (integer_zerop (c->ok))
 	return "the output partially overlaps the input";
       return c->outs.is_empty ()
@@ -668,7 +666,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   bool map = m->kind == NF_KIND_EXPM1 || m->kind == NF_KIND_LOG1P;
   for (int i = 0; map && i < n_ins; i++)
     {
-      nf_value v = i == 0   ? nf_access_base (r, nf_loop_store (r, m))
+      nf_value v = i == 0   ? nf_access_base (r, c->store)
 		   : i == 1 ? nf_access_base (r, m->input)
 			    : NF_NO_VALUE;
       const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
@@ -681,13 +679,12 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
     }
   for (int i = 0; !map && i < n_ins; i++)
     {
-      nf_value v = i == 0 && m->kind == NF_KIND_RMSNORM
-		     ? nf_access_base (r, nf_loop_store (r, m))
-		   : (i == 0 || (i == 1 && m->kind == NF_KIND_RMSNORM))
-		     ? nf_access_base (r, m->input)
-		   : i == 2 && m->weight != NF_NO_VALUE
-		     ? nf_access_base (r, m->weight)
-		     : NF_NO_VALUE;
+      nf_value v
+	= i == 0 && m->kind == NF_KIND_RMSNORM ? nf_access_base (r, c->store)
+	  : (i == 0 || (i == 1 && m->kind == NF_KIND_RMSNORM))
+	    ? nf_access_base (r, m->input)
+	  : i == 2 && m->weight != NF_NO_VALUE ? nf_access_base (r, m->weight)
+					       : NF_NO_VALUE;
       const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
       snprintf (names[i], sizeof names[i], "%s",
 		label			     ? label
@@ -813,6 +810,7 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
       *kind = m.kind;
       memset (c.args, 0, sizeof c.args);
       c.sumsq = false;
+      c.store = NF_NO_VALUE;
       *reason = nf_loop_check (&g, &m, &c);
       if (!*reason)
 	{
