@@ -162,7 +162,7 @@ reduce (__m256d x, __m256d *u, __m256d *z, __m256d *kd, __m256i *ex)
   return _mm256_srli_epi64 (tmp, 48);
 }
 
-/* log1p (x) in double to within about 0.52 ulp for x in (-1, +Inf) and
+/* log1p (x) in double to within about 0.54 ulp for x in (-1, +Inf) and
    x != -0; other lanes are garbage (see fixup).  */
 static inline __attribute__ ((always_inline)) __m256d
 core_f64 (__m256d x, const double *tr, const double *th, const double *tl)
