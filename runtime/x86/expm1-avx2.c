@@ -13,15 +13,17 @@
    Algorithm (the classic exp reduction of Cody and Waite 1980 and the
    table of Tang 1989; expm1's cancellation handled as Tang's 1992 expm1
    paper does: keep 2^k - 1 exact and add the small parts last):
-   1. Clamp x to [-60, 710] (f32: [-40, 100], in float); NaN and +-0
-      are put back at the end (x + x).  Below the clamp expm1 rounds to
-      -1, above it overflows, so the clamp changes no result.
+   1. Clamp x to [-60, 710] (f32: [-40, 100], in float): below the
+      clamp expm1 rounds to -1, above it overflows, so the clamp changes
+      no result.  NaN and +-0 (f64: all |x| < 2^-54) are put back at
+      the end.
    2. f64: k = nearest integer to x / ln2, by adding 0x1.8p52 (k lands
       in the low mantissa bits); r = x - k ln2 with ln2 in two parts,
       |r| <= ln2/2 + 2^-44.  x - k*LN2_HI by one FMA is exact (|x| >=
       1/4 when k != 0: a multiple of 2^-54 below 1/2), r = rh + rl.
       f32 (in double): m = nearest integer to x N / ln2 = N k + j,
-      0 <= j < N, r = x - m ln2/N, |r| <= ln2/(2N), N = 8 (two vpermd
+      0 <= j < N, r = x - m ln2/N by one FMA with ln2/N rounded to
+      double, |r| <= ln2/(2N), N = 8 (two vpermd
       look the table up).
    3. f64: expm1(r) = rh + rh^2/2 + lo, lo = rh^3 w(rh) + rl (1 + rh),
       w a degree-9 minimax polynomial.  f32: p = r + r^2 q(r), q of
@@ -30,10 +32,11 @@
    4. expm1(x) = S expm1(r) + (S - 1), S = 2^k (f32: 2^k T_j, T_j =
       2^(j/N) from a table), built from bits.
       f32: one FMA, fma(S, p, S - 1), then one rounding to float.
-      f64: S - 1 = A + Ae (Knuth's two-sum), A + S rh = s + e exactly
-      (Fast2Sum), y = s + (S rh (rh/2) + (S lo + (e + Ae))) with
-      S rh exact: one rounding of a term below 0.26 |y|, then the final
-      addition.
+      f64, at half scale (H = S/2, so that H does not overflow for k =
+      1024, x in (709.44, 709.79]; y doubled at the end): H - 1/2 =
+      A + Ae (Knuth's two-sum), A + H rh = s + e exactly (Fast2Sum),
+      y/2 = s + (H rh (rh/2) + (H lo + (e + Ae))) with H rh exact: one
+      rounding of a term below 0.26 |y/2|, then the final addition.
 
    Error analysis, f64: the sum added to s, S (rh^2/2 + lo) + e + Ae, is
    below 0.26 |y| and rounded once, which costs at most 1/8 ulp (worst
@@ -42,18 +45,19 @@
    roundings) add up to below 0.08 ulp there; rl's truncation is below
    2^-100.  So 0.5 + 0.2 ulp at worst; measured 0.702 ulp over 10^7
    inputs (x = 0x1.641f566081165p-2: 0.125 + 0.077 ulp as just said).
-   k = 1024 (x in (709.44, 709.79]) scales by 2^1023 and doubles at the
-   end (exact, or the overflow to +Inf that is due).
-   f32: relative error of the double result below 2^-48: q's error times
+   f32: relative error of the double result below 2^-47: q's error times
    r^2 is below 2^-56.5, T_j's rounding (2^-53) is amplified at most 24
    times by the cancellation in S - 1 (j = 1, k = 0 or j = N - 1, k =
-   -1), one rounding of r, of p and of the FMA.  The float result is
-   thus within 0.5 ulp + 2^-24 ulp of exact; the exhaustive sweep found
-   no input further than 0.5 + 2^-25 ulp from glibc's double expm1.
+   -1), r's error (m times that of ln2/N, below 2^-48 relative to the
+   result, largest for large x) and the roundings of p and of the FMA.
+   The float result is thus within 0.5 ulp + 2^-23 ulp of exact; the
+   exhaustive sweep found no input further than 0.5 + 2^-25 ulp from
+   glibc's double expm1 (itself within about 2^-29 ulp of exact).
 
-   Limitations: subnormal results cannot occur (expm1 >= -1); sNaN
-   comes back quiet.  Tails use masked loads and stores; the kernels
-   read and write only x[0..n-1] and y[0..n-1].
+   Limitations: do not build with -ffast-math or -fassociative-math: the
+   two-sums need the written evaluation order.  Subnormal results cannot
+   occur (expm1 >= -1); sNaN comes back quiet.  Tails use masked loads and
+   stores; the kernels read and write only x[0..n-1] and y[0..n-1].
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
@@ -89,13 +93,12 @@
 #define W64_C8 0x1.af38a7d02b3b2p-26
 #define W64_C9 0x1.1f7f272a4c1d8p-29
 
-/* For the f32 kernels: ln2/8 in two parts (LN2_HI and LN2_LO over 8,
-   exact), and q(r) = (expm1(r) - r) / r^2, degree 5 minimax on [-0.0434,
-   0.0434] (|r| <= ln2/16 = 0.043322 plus rounding); max |error| of these
-   rounded coefficients 2^-47.4, times r^2: 2^-56.5 (same script).  */
+/* For the f32 kernels: ln2/8 rounded to double (LN2_HI / 8), and q(r) =
+   (expm1(r) - r) / r^2, degree 5 minimax on [-0.0434, 0.0434] (|r| <= ln2/16 =
+   0.043322 plus rounding); max |error| of these rounded coefficients 2^-47.4,
+   times r^2: 2^-56.5 (same script).  */
 #define INV_LN2_8 0x1.71547652b82fep+3
-#define LN2_8_HI 0x1.62e42fefa39efp-4
-#define LN2_8_LO 0x1.abc9e3b39803fp-59
+#define LN2_8 0x1.62e42fefa39efp-4
 #define Q8_C0 0x1.000000000002fp-1
 #define Q8_C1 0x1.55555555555d2p-3
 #define Q8_C2 0x1.5555554e87d42p-5
@@ -116,16 +119,6 @@ static const uint32_t tab8_hi[8] __attribute__ ((aligned (32)))
     0x3feea09eu, 0x3feeace5u, 0x3feee89fu, 0x3fef5818u };
 
 #define C(v) _mm256_set1_pd (v)
-
-/* Returns 2^k for the integers k held by Z = k + SHIFT, -1022 <= k <=
-   1023: shifting Z's bits left by 52 leaves k << 52 (mod 2^64).  */
-static inline __m256d
-pow2_from_shifted (__m256d z)
-{
-  __m256i e = _mm256_slli_epi64 (_mm256_castpd_si256 (z), 52);
-  return _mm256_castsi256_pd (
-    _mm256_add_epi64 (e, _mm256_set1_epi64x ((int64_t) 1023 << 52)));
-}
 
 /* Returns expm1 of each lane of X, a double, within 0.5 ulp plus
    0.2 ulp; NaN and +-0 as given, -Inf -> -1, overflow -> +Inf.  */
@@ -159,37 +152,46 @@ expm1_f64x4 (__m256d x)
   __m256d r3 = _mm256_mul_pd (r2, rh);
   __m256d lo = _mm256_fmadd_pd (r3, w, _mm256_fmadd_pd (rl, rh, rl));
 
-  /* S = 2^min(k, 1023); k = 1024 is made up by doubling at the end.  */
-  __m256d ks = _mm256_min_pd (kd, C (1023.0));
-  __m256d s2 = pow2_from_shifted (_mm256_add_pd (ks, C (SHIFT)));
+  /* The sum is formed at half scale, with H = S/2 = 2^(k-1), and
+     doubled at the end (exact, or the overflow that is due): H cannot
+     overflow for k = 1024 (x in (709.44, 709.79]); as k >= -87, nothing
+     below underflows unless x is tiny (handled at the end).  H's bits: shifting
+     Z's left by 52 leaves k << 52 (mod 2^64); add the biased exponent of 2^-1.
+   */
+  __m256d h = _mm256_castsi256_pd (
+    _mm256_add_epi64 (_mm256_slli_epi64 (_mm256_castpd_si256 (z), 52),
+		      _mm256_set1_epi64x ((int64_t) 1022 << 52)));
 
-  /* A + Ae = S - 1 exactly (Knuth's two-sum; A alone is exact for |k|
+  /* A + Ae = H - 1/2 exactly (Knuth's two-sum; A alone is exact for |k|
      <= 53, Ae matters for the results near -1 and the large ones).  */
-  __m256d a = _mm256_sub_pd (s2, C (1.0));
-  __m256d bv = _mm256_sub_pd (a, s2);
+  __m256d a = _mm256_sub_pd (h, C (0.5));
+  __m256d bv = _mm256_sub_pd (a, h);
   __m256d av = _mm256_sub_pd (a, bv);
   __m256d ae
-    = _mm256_add_pd (_mm256_sub_pd (s2, av), _mm256_sub_pd (C (-1.0), bv));
+    = _mm256_add_pd (_mm256_sub_pd (h, av), _mm256_sub_pd (C (-0.5), bv));
 
-  /* s + e = A + S rh exactly (Fast2Sum: A = 0 or |A| >= |S rh|).  */
-  __m256d u = _mm256_mul_pd (s2, rh);
+  /* s + e = A + H rh exactly (Fast2Sum: A = 0 or |A| >= |H rh|).  */
+  __m256d u = _mm256_mul_pd (h, rh);
   __m256d s = _mm256_add_pd (a, u);
   __m256d e = _mm256_add_pd (_mm256_sub_pd (a, s), u);
 
-  /* y = s + (S rh (rh/2) + (S lo + (e + Ae))): S rh is u, exact, so
+  /* y/2 = s + (H rh (rh/2) + (H lo + (e + Ae))): H rh is u, exact, so
      the square term (up to 0.09 |y|) is rounded once, with the rest.  */
-  __m256d c = _mm256_fmadd_pd (s2, lo, _mm256_add_pd (e, ae));
+  __m256d c = _mm256_fmadd_pd (h, lo, _mm256_add_pd (e, ae));
   __m256d y
     = _mm256_add_pd (s, _mm256_fmadd_pd (u, _mm256_mul_pd (rh, C (0.5)), c));
-  y = _mm256_fmadd_pd (y, _mm256_sub_pd (kd, ks), y);
+  y = _mm256_add_pd (y, y);
 
-  /* NaN (quietened) and +-0 (sign kept): x + x.  */
-  __m256d m = _mm256_cmp_pd (x, _mm256_setzero_pd (), _CMP_EQ_UQ);
-  return _mm256_blendv_pd (y, _mm256_add_pd (x, x), m);
+  /* |x| < 2^-54, where expm1(x) rounds to x, and NaN (quietened): x - 0,
+     which keeps -0.  This also covers the tiny x whose half-scale sum
+     above would lose bits to underflow.  */
+  __m256d ax = _mm256_andnot_pd (C (-0.0), x);
+  __m256d m = _mm256_cmp_pd (ax, C (0x1p-54), _CMP_NGE_UQ);
+  return _mm256_blendv_pd (y, _mm256_sub_pd (x, _mm256_setzero_pd ()), m);
 }
 
 /* Returns expm1 of each lane of X (float values, already clamped to
-   [-40, 100]) in double, relative error below 2^-48: x = m ln2/8 + r,
+   [-40, 100]) in double, relative error below 2^-47: x = m ln2/8 + r,
    m = 8 k + j, expm1(x) = S p + (S - 1) with S = 2^k T_j and p =
    expm1(r).  */
 static inline __m256d
@@ -197,10 +199,9 @@ expm1_f32core (__m256d x)
 {
   __m256d z = _mm256_fmadd_pd (x, C (INV_LN2_8), C (SHIFT));
   __m256d md = _mm256_sub_pd (z, C (SHIFT));
-  /* Exact: x is a multiple of 2^-56 once |x| >= 2^-5, as is m*LN2_8_HI,
-     and their difference is below 2^-3.  */
-  __m256d t = _mm256_fnmadd_pd (md, C (LN2_8_HI), x);
-  __m256d r = _mm256_fnmadd_pd (md, C (LN2_8_LO), t);
+  /* One FMA with ln2/8 rounded to double: m times its error (1.5e-18
+     or less) is below 2^-48 for |x| <= 100, relative to expm1(x) too.  */
+  __m256d r = _mm256_fnmadd_pd (md, C (LN2_8), x);
 
   /* T_j: both 32-bit halves of each lane index by m's low bits (vpermd
      uses 3 of them), then S's exponent from m's upper bits.  */
@@ -225,8 +226,8 @@ expm1_f32core (__m256d x)
   return _mm256_fmadd_pd (s2, p, _mm256_sub_pd (s2, C (1.0)));
 }
 
-/* Returns expm1 of each lane of X, correctly rounded but for about
-   2^-24 ulp; NaN and +-0 as given.  */
+/* Returns expm1 of each lane of X within 0.5 ulp + 2^-23 ulp; NaN and
+   +-0 as given.  */
 static inline __m256
 expm1_f32x8 (__m256 x)
 {
