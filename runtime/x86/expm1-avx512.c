@@ -9,7 +9,7 @@
    Algorithm (the classic exp reduction of Cody and Waite 1980 and the
    table of Tang 1989; expm1's cancellation handled as Tang's 1992 expm1
    paper does: keep 2^k - 1 exact and add the small parts last):
-   1. Clamp x to [-60, 710] (f32: [-40, 100], in float): below the
+   1. Clamp x to [-60, 710] (f32: [-100, 100], in float): below the
       clamp expm1 rounds to -1, above it overflows, so the clamp changes
       no result.  NaN and +-0 (f64: all |x| < 2^-54) are put back at
       the end.
@@ -185,7 +185,7 @@ expm1_f64x8 (__m512d x)
 }
 
 /* Returns expm1 of each lane of X (float values, already clamped to
-   [-40, 100]) in double, relative error below 2^-47: x = m ln2/16 + r,
+   [-100, 100]) in double, relative error below 2^-47: x = m ln2/16 + r,
    m = 16 k + j, expm1(x) = S p + (S - 1) with S = 2^k T_j and p =
    expm1(r).  */
 static inline __m512d
@@ -221,9 +221,10 @@ expm1_f32core (__m512d x)
 static inline __m512
 expm1_f32x16 (__m512 x)
 {
-  /* Below -40 the float result is -1, above 100 +Inf.  */
-  __m512 xc = _mm512_min_ps (_mm512_max_ps (x, _mm512_set1_ps (-40.0f)),
-			     _mm512_set1_ps (100.0f));
+  /* Clamp to [-100, 100] in one vrangeps (the one of x and 100 smaller
+     in magnitude, with x's sign): below -100 the float result is -1 and
+     2^k still normal, above 100 +Inf.  NaN stays NaN.  */
+  __m512 xc = _mm512_range_ps (x, _mm512_set1_ps (100.0f), 0x02);
   __m512d lo = expm1_f32core (_mm512_cvtps_pd (_mm512_castps512_ps256 (xc)));
   __m512d hi = expm1_f32core (_mm512_cvtps_pd (_mm512_extractf32x8_ps (xc, 1)));
   __m512 y = _mm512_insertf32x8 (_mm512_castps256_ps512 (_mm512_cvtpd_ps (lo)),
