@@ -5,7 +5,7 @@
    (same constants, same results bit for bit); the f32 kernel uses a
    table of 8 instead of 16 entries and one more polynomial term, since
    AVX2 has no 64-bit variable permute.
-   FP contraction: off (pragma below); every fused multiply-add is an
+   FP contraction: off (pragmas below); every fused multiply-add is an
    explicit _mm256_fmadd_pd / _mm256_fnmadd_pd, because the error
    analysis counts each rounding.  Round-to-nearest is assumed; nothing
    else of the FP environment is used and errno is never set.
@@ -62,7 +62,11 @@
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 
 #include <immintrin.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* expm1-avx512.c: y[i] = expm1(x[i]) with AVX-512, float and double.
 
    Built with -mavx512f -mavx512dq -mavx512vl -mavx512bw -mavx2 -mfma.
-   FP contraction: off (pragma below); every fused multiply-add is an
+   FP contraction: off (pragmas below); every fused multiply-add is an
    explicit _mm512_fmadd_pd / _mm512_fnmadd_pd, because the error
    analysis counts each rounding.  Round-to-nearest is assumed; nothing
    else of the FP environment is used and errno is never set.
@@ -58,7 +58,11 @@
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 
 #include <immintrin.h>
 #include <stddef.h>
