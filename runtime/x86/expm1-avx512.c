@@ -19,8 +19,8 @@
       1/4 when k != 0: a multiple of 2^-54 below 1/2), r = rh + rl.
       f32 (in double): m = nearest integer to x N / ln2 = N k + j,
       0 <= j < N, r = x - m ln2/N by one FMA with ln2/N rounded to
-      double, |r| <= ln2/(2N), N = 16 (one
-      vpermt2pd looks the table up).
+      double, |r| <= ln2/(2N), N = 16 (one vpermt2pd looks the table
+      up).
    3. f64: expm1(r) = rh + rh^2/2 + lo, lo = rh^3 w(rh) + rl (1 + rh),
       w a degree-9 minimax polynomial.  f32: p = r + r^2 q(r), q of
       degree 4.  runtime/tools/expm1-coeffs.py computes w, q and the
