@@ -86,7 +86,7 @@
 
 /* w(r) = (expm1(r) - r - r^2/2) / r^3, degree 9 minimax on [-0.3466,
    0.3466]; max |error| of these rounded coefficients 2^-55.6, times
-   |r|^3: 2^-60.4 (runtime/tools/expm1-coeffs.py 9 8).  */
+   |r|^3: 2^-60.4 (runtime/tools/expm1-coeffs.py).  */
 #define W64_C0 0x1.5555555555556p-3
 #define W64_C1 0x1.5555555555556p-5
 #define W64_C2 0x1.11111111109b3p-7
