@@ -34,7 +34,8 @@ void nf_log1p_f64 (double *y, const double *x, size_t n);
    gives (a NaN anywhere makes the row NaN; an Inf makes r = 0).  The sum
    is taken wider than the data, the rest in that wider type, and each
    y[i] is rounded once:
-     f32: double sum and scaling, within 0.5 ulp + (n + 10) 2^-30 ulp;
+     f32: double sum, r in double, scaling by r as a float pair (exact to
+	  2^-48), within 0.5 ulp + 2^-20 ulp + (n + 10) 2^-30 ulp;
      f64: long double Neumaier sum and long double scaling, within
 	  0.5 ulp + 2^-8 ulp (x87 or binary128 long double);
      f16: double sum and scaling, within 0.5 ulp + (n + 10) 2^-43 ulp.
@@ -62,11 +63,14 @@ void nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
 #endif
 
 /* Euclidean norm sqrt (sum (x[i]^2)); 0 for n == 0.  No spurious
-   overflow or underflow: the squares are summed in a type whose exponent
-   range holds the square of every value of the data type (f32: double;
-   f64: long double, which needs x87 or binary128 long double).  Any NaN
-   gives NaN, else any Inf gives Inf.  f32 within 0.5 ulp + n 2^-29 ulp;
-   f64 within 0.5 ulp + 2^-9 ulp (compensated sum).  */
+   overflow or underflow: f32 squares are summed in double, whose range
+   holds them all; f64 ones in double where the sum is comfortably inside
+   double's range, else again in long double (x87 or binary128), whose
+   range holds the square of every double.  Any NaN gives NaN, else any
+   Inf gives Inf.  f32 within 0.5 ulp + n 2^-29 ulp.  f64 within 2 ulp:
+   the sum's relative error is at most 3 2^-53 whatever n (squares
+   rounded at most three times, then summed error-free), where the plain
+   loop's grows as (n - 1) 2^-53.  */
 float nf_nrm2_f32 (const float *x, size_t n);
 double nf_nrm2_f64 (const double *x, size_t n);
 
@@ -77,6 +81,13 @@ double nf_nrm2_f64 (const double *x, size_t n);
    compensation, relative error at most about 3 2^-64 for n < 2^30.  */
 double nf_sumsq_f32 (const float *x, size_t n);
 long double nf_sumsq_f64 (const double *x, size_t n);
+
+/* The instruction set the kernels run with: "avx512" (AVX-512 F, DQ, VL,
+   BW), "avx2" (AVX2, FMA, F16C) or "generic" (portable C).  Chosen once,
+   on the first call of any kernel, as the best the CPU and OS support,
+   capped by the environment variable NEURONFUSE_ISA=generic|avx2|avx512
+   if set (other values are ignored).  */
+const char *nf_runtime_isa (void);
 
 #ifdef __cplusplus
 }

@@ -73,7 +73,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "expm1.h"
+#include "../kernels.h"
 
 /* Rounding constant: x + 0x1.8p52 rounds x to an integer held in the
    low mantissa bits, also for negative x.  */

@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "log1p.h"
+#include "../kernels.h"
 
 /* Start of the reduced range: the bit pattern of 0.6953125.  */
 #define OFF 0x3fe6400000000000LL

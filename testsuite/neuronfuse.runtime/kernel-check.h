@@ -13,6 +13,7 @@
    in place works.  */
 
 #include "nf-test.h"
+#include "isa.h"
 #include "nf-mpfr.h"
 #include <neuronfuse.h>
 #include <stdint.h>
@@ -32,6 +33,7 @@ static double xd[N64], yd[N64];
 int
 main (void)
 {
+  nf_check_isa ();
   /* f32: bit patterns i * 65537 cover every exponent and sign.  */
   size_t n = 0;
   for (uint32_t i = 0; i < N32; i++)

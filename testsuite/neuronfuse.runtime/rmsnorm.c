@@ -10,6 +10,7 @@
 /* { dg-do run } */
 
 #include "nf-test.h"
+#include "isa.h"
 #include "nf-mpfr.h"
 #include <neuronfuse.h>
 #include <stdint.h>
@@ -174,6 +175,7 @@ DEFINE_RUN (_Float16, f16, NF_ULPS_H, F16_BOUND, float)
 int
 main (void)
 {
+  nf_check_isa ();
   static const size_t ns[] = { 1, 2, 7, 64, MAXN };
   long double w32 = 0, w64 = 0, w16 = 0;
   for (size_t k = 0; k < NF_N (ns); k++)

@@ -1,5 +1,6 @@
-/* nf_rmsnorm_*: RMSNorm, y[i] = x[i] * r * w[i] with
-   r = 1 / sqrt (sum (x[j]^2) / n + eps), portable reference kernels.
+/* nf_rmsnorm_*_generic: RMSNorm, y[i] = x[i] * r * w[i] with
+   r = 1 / sqrt (sum (x[j]^2) / n + eps), the portable kernels (and the
+   references of the vector ones).  They ignore STREAM (kernels.h).
 
    Accuracy.  The sum is taken wider than the data (f32 and f16 in double,
    f64 in long double with Neumaier's compensation, see nrm2.c), r and
@@ -9,25 +10,25 @@
    plain loop in the data type is off by several ulps and, in _Float16,
    overflows once sum (x^2) > 65504 (an RMS of 4 at n = 4096).  The whole
    sum is taken before any store, so y == x works.  NaN and Inf behave as
-   in the plain loop.  Correct first: the fast kernels are tested against
-   these.
+   in the plain loop.
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
-#include "neuronfuse.h"
+#include "../kernels.h"
 
 #include <math.h>
 
 /* Y = X * r * W (W may be NULL) for N floats, sum and scaling in
    double.  */
 void
-nf_rmsnorm_f32 (float *y, const float *x, const float *w, size_t n,
-		float eps)
+nf_rmsnorm_f32_generic (float *y, const float *x, const float *w, size_t n,
+		float eps, int stream)
 {
+  (void) stream;
   if (n == 0)
     return;
-  double r = 1 / sqrt (nf_sumsq_f32 (x, n) / (double) n + eps);
+  double r = 1 / sqrt (nf_sumsq_f32_generic (x, n) / (double) n + eps);
   if (w)
     for (size_t i = 0; i < n; i++)
       y[i] = (float) (x[i] * r * w[i]);
@@ -39,12 +40,13 @@ nf_rmsnorm_f32 (float *y, const float *x, const float *w, size_t n,
 /* Y = X * r * W (W may be NULL) for N doubles, sum and scaling in long
    double.  */
 void
-nf_rmsnorm_f64 (double *y, const double *x, const double *w, size_t n,
-		double eps)
+nf_rmsnorm_f64_generic (double *y, const double *x, const double *w, size_t n,
+		double eps, int stream)
 {
+  (void) stream;
   if (n == 0)
     return;
-  long double r = 1 / sqrtl (nf_sumsq_f64 (x, n) / (long double) n + eps);
+  long double r = 1 / sqrtl (nf_sumsq_f64_generic (x, n) / (long double) n + eps);
   if (w)
     for (size_t i = 0; i < n; i++)
       y[i] = (double) (x[i] * r * w[i]);
@@ -53,32 +55,14 @@ nf_rmsnorm_f64 (double *y, const double *x, const double *w, size_t n,
       y[i] = (double) (x[i] * r);
 }
 
-/* ROWS rows of N floats, row R at X + R * N, each as nf_rmsnorm_f32 with
-   the same W.  */
-void
-nf_rmsnorm_rows_f32 (float *y, const float *x, const float *w, size_t rows,
-		     size_t n, float eps)
-{
-  for (size_t r = 0; r < rows; r++)
-    nf_rmsnorm_f32 (y + r * n, x + r * n, w, n, eps);
-}
-
-/* ROWS rows of N doubles, as nf_rmsnorm_rows_f32.  */
-void
-nf_rmsnorm_rows_f64 (double *y, const double *x, const double *w,
-		     size_t rows, size_t n, double eps)
-{
-  for (size_t r = 0; r < rows; r++)
-    nf_rmsnorm_f64 (y + r * n, x + r * n, w, n, eps);
-}
-
 #ifdef __FLT16_MAX__
 /* Y = X * r * W (W may be NULL) for N _Float16s, sum and scaling in
    double (the squares are exact there), each output rounded once.  */
 void
-nf_rmsnorm_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
-		size_t n, float eps)
+nf_rmsnorm_f16_generic (_Float16 *y, const _Float16 *x, const _Float16 *w,
+			size_t n, float eps, int stream)
 {
+  (void) stream;
   if (n == 0)
     return;
   double s = 0;
@@ -91,14 +75,5 @@ nf_rmsnorm_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
   else
     for (size_t i = 0; i < n; i++)
       y[i] = (_Float16) ((double) x[i] * r);
-}
-
-/* ROWS rows of N _Float16s, as nf_rmsnorm_rows_f32.  */
-void
-nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
-		     size_t rows, size_t n, float eps)
-{
-  for (size_t r = 0; r < rows; r++)
-    nf_rmsnorm_f16 (y + r * n, x + r * n, w, n, eps);
 }
 #endif

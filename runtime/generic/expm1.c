@@ -1,0 +1,27 @@
+/* nf_expm1_f32/f64_generic: portable kernels of y[i] = expm1(x[i]), the
+   variant dispatch.c picks where no vector one runs, and the reference the
+   vector kernels are compared with.  The float kernel widens to double and
+   rounds once: double expm1 is < 0.8 double-ulp off, which is 2^-29 of a
+   float ulp, so the float result is within 0.5 ulp + 2^-29 of exact and
+   never worse than expm1f (glibc 2.36 expm1f is up to 0.81 ulp off).
+
+   SPDX-License-Identifier: MIT
+   Copyright (c) 2026 The neuronfuse developers.  */
+
+#include "../kernels.h"
+
+#include <math.h>
+
+void
+nf_expm1_f32_generic (float *y, const float *x, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    y[i] = (float) expm1 ((double) x[i]);
+}
+
+void
+nf_expm1_f64_generic (double *y, const double *x, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    y[i] = expm1 (x[i]);
+}

@@ -1,0 +1,70 @@
+/* nf_sumsq_f32/f64_generic: sums of squares, the portable kernels (and
+   the references of the vector ones), from which nrm2.c takes norms.
+
+   Accuracy and range.  A float squared is exact in double and far from
+   double's limits, so the f32 kernels sum plain doubles: relative error at
+   most (n - 1) 2^-53, the norm within 0.5 ulp + n 2^-29 ulp.  For doubles
+   LAPACK 3.10's dnrm2 scales into three accumulators (Blue's algorithm,
+   Anderson, ACM TOMS 44, 2017); here, like OpenBLAS's x87 dnrm2, we use
+   instead a long double whose 15-bit exponent holds the square of every
+   double, subnormals included, so nothing can overflow or underflow.  The
+   long double squares (each within 2^-64) are summed with Neumaier's
+   compensation (Neumaier, ZAMM 54, 1974), so the sum is within about
+   3 2^-64 and the norm within 0.5 ulp + 2^-9 ulp whatever n.  NaN and Inf
+   come out as from the plain loop: any NaN gives NaN, else Inf gives Inf.
+
+   SPDX-License-Identifier: MIT
+   Copyright (c) 2026 The neuronfuse developers.  */
+
+#include "../kernels.h"
+
+#include <float.h>
+#include <math.h>
+
+/* Squares of every double, and sums of up to 2^32 of them, must be normal
+   long doubles with at least 64 bits (x87 extended, binary128).  Where
+   long double is double or double-double, port Blue's scaling instead.  */
+#if LDBL_MAX_EXP < 2 * DBL_MAX_EXP + 32 \
+    || LDBL_MIN_EXP > 2 * (DBL_MIN_EXP - DBL_MANT_DIG) \
+    || LDBL_MANT_DIG < 64
+#error "nrm2.c needs a long double with the range of squared doubles"
+#endif
+
+/* Return the sum of the squares of X[0..N-1], in double.  */
+double
+nf_sumsq_f32_generic (const float *x, size_t n)
+{
+  double s = 0;
+  for (size_t i = 0; i < n; i++)
+    s += (double) x[i] * x[i];
+  return s;
+}
+
+/* Return the sum of the squares of X[0..N-1], squared and summed in long
+   double with Neumaier's compensation.  */
+long double
+nf_sumsq_f64_generic (const double *x, size_t n)
+{
+  long double s = 0, c = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      long double v = (long double) x[i] * x[i];
+      long double t = s + v;
+      /* The low part lost in T, exact when no overflow (Fast2Sum).  */
+      if (s >= v)
+	c += (s - t) + v;
+      else
+	c += (v - t) + s;
+      s = t;
+    }
+  /* With an Inf, S - T above is Inf - Inf = NaN in C: keep S alone, it
+     is already the plain loop's Inf or NaN.  */
+  return isfinite (s) ? s + c : s;
+}
+
+/* The fast sum nf_nrm2_f64 uses: here the same as the accurate one.  */
+long double
+nf_sumsq_fast_f64_generic (const double *x, size_t n)
+{
+  return nf_sumsq_f64_generic (x, n);
+}

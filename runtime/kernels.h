@@ -1,0 +1,120 @@
+/* kernels.h: libneuronfuse's internal kernel interface (not installed).
+
+   Every kernel exists once per instruction set: nf_<kernel>_<dtype>_<isa>
+   with <isa> generic (portable C, runtime/generic/), avx2 (AVX2 + FMA +
+   F16C) and avx512 (AVX-512 F/DQ/VL/BW), the x86 ones in runtime/x86/,
+   each built in a convenience library with its own -m flags so that no
+   AVX instruction leaks into code that runs before the CPU is checked.
+   dispatch.c picks one variant per kernel on the first call (zlib-ng's
+   function table) and the public functions of neuronfuse.h call through
+   the table.  The generic variants are also the references the others
+   are tested against.
+
+   NF_KERNELS (X) lists the table: X (name, return type, parameters,
+   arguments).  The row kernels take one argument more than the public
+   nf_rmsnorm_*: STREAM, nonzero to write Y with non-temporal stores
+   (nf_rmsnorm_rows_* asks for it when its output cannot stay cached).
+
+   SPDX-License-Identifier: MIT
+   Copyright (c) 2026 The neuronfuse developers.  */
+
+#ifndef NF_KERNELS_H
+#define NF_KERNELS_H
+
+#include "neuronfuse.h"
+
+#include <stdint.h>
+
+#define NF_KERNELS_F16(X)                                                      \
+  X (rmsnorm_f16, void,                                                        \
+     (_Float16 *y, const _Float16 *x, const _Float16 *w, size_t n, float eps,  \
+      int stream),                                                             \
+     (y, x, w, n, eps, stream))
+
+#ifndef __FLT16_MAX__
+#undef NF_KERNELS_F16
+#define NF_KERNELS_F16(X)
+#endif
+
+#define NF_KERNELS(X)                                                          \
+  X (expm1_f32, void, (float *y, const float *x, size_t n), (y, x, n))         \
+  X (expm1_f64, void, (double *y, const double *x, size_t n), (y, x, n))       \
+  X (log1p_f32, void, (float *y, const float *x, size_t n), (y, x, n))         \
+  X (log1p_f64, void, (double *y, const double *x, size_t n), (y, x, n))       \
+  X (sumsq_f32, double, (const float *x, size_t n), (x, n))                    \
+  X (sumsq_f64, long double, (const double *x, size_t n), (x, n))              \
+  X (sumsq_fast_f64, long double, (const double *x, size_t n), (x, n))         \
+  X (rmsnorm_f32, void,                                                        \
+     (float *y, const float *x, const float *w, size_t n, float eps,           \
+      int stream),                                                             \
+     (y, x, w, n, eps, stream))                                                \
+  X (rmsnorm_f64, void,                                                        \
+     (double *y, const double *x, const double *w, size_t n, double eps,       \
+      int stream),                                                             \
+     (y, x, w, n, eps, stream))                                                \
+  NF_KERNELS_F16 (X)
+
+/* Internal symbols stay out of the library's ABI.  */
+#pragma GCC visibility push(hidden)
+
+/* The prototypes of every variant.  */
+#define NF_PROTO(name, ret, params, args)                                      \
+  ret nf_##name##_generic params;                                              \
+  ret nf_##name##_avx2 params;                                                 \
+  ret nf_##name##_avx512 params;
+NF_KERNELS (NF_PROTO)
+#undef NF_PROTO
+
+#ifdef __FLT16_MAX__
+/* Not in the table: the _Float16 sum the f16 RMSNorm kernels share.  */
+double nf_sumsq_f16_avx2 (const _Float16 *x, size_t n);
+double nf_sumsq_f16_avx512 (const _Float16 *x, size_t n);
+#endif
+
+/* The table the public functions call through.  */
+struct nf_functable
+{
+#define NF_FIELD(name, ret, params, args) ret (*name) params;
+  NF_KERNELS (NF_FIELD)
+#undef NF_FIELD
+};
+
+/* Return the table, filled for this CPU (fills it on the first call).  */
+const struct nf_functable *nf_functable (void);
+
+/* The instruction sets, oldest first.  */
+enum nf_isa
+{
+  NF_ISA_GENERIC,
+  NF_ISA_AVX2,
+  NF_ISA_AVX512
+};
+
+/* Return the best instruction set this CPU and OS support (x86.c).  */
+enum nf_isa nf_cpu_isa (void);
+
+/* nf_sumsq_f64's range: at or above this sum, nothing the fast kernels
+   round can have underflowed (squares below DBL_MIN lose at most
+   2^-1075 each, n of them at most 2^-1045 for n < 2^30: 2^-75 of it);
+   below it, or not finite, they hand the sum to the generic long double
+   kernel, whose range holds every square.  */
+#define NF_SUMSQ_F64_MIN 0x1p-970
+
+/* Return how many elements of size ELEM from P on come before the first
+   one aligned to AL bytes (a power of two), at most N; 0 if P is not
+   aligned to ELEM.  The vector kernels peel these so that their loads
+   (or streaming stores) never split a cache line: a load that does costs
+   up to half the speed of a pass over L1 data.  */
+static inline size_t
+nf_align_head (const void *p, size_t al, size_t elem, size_t n)
+{
+  uintptr_t a = (uintptr_t) p;
+  if (a % elem != 0)
+    return 0;
+  size_t head = (al - a % al) % al / elem;
+  return head < n ? head : n;
+}
+
+#pragma GCC visibility pop
+
+#endif /* NF_KERNELS_H */

@@ -1,0 +1,162 @@
+/* rmsnorm-tmpl.h: RMSNorm rows of one instruction set, included by
+   rmsnorm-<isa>.c after vec-<isa>.h.
+
+   y[i] = x[i] * r * w[i], r = 1 / sqrt (sum (x[j]^2) / n + eps), in two
+   passes over the row: the sum (sumsq-tmpl.h), then the scaling, which
+   reads the row again from L1 or L2 (a row of 4096 floats is 16 KiB).
+   The whole sum is taken before the first store, so y == x works.  The
+   arithmetic is the generic kernels' (generic/rmsnorm.c), so the results
+   and their bounds are theirs:
+     f16: r and (x[i] * r) * w[i] in double, rounded once (through
+       round-to-odd, vec-<isa>.h), bit for bit what the generic kernel
+       gives for the same sum;
+     f32: r in double, split into floats rh + rl, x[i] r exact to about
+       2^-48 as a float pair, times w[i], rounded once: 0.5 ulp + 2^-21
+       ulp for a given r (the double path of f16 where r or eps are out
+       of the range that pair needs);
+     f64: r in long double, split into r_hi + r_lo; x[i] * w[i] exact as
+       a double-double (an fma), times r_hi + r_lo to within about 2^-104,
+       rounded once: 0.5 ulp + 2^-50 ulp for a given r.
+   STREAM (set by nf_rmsnorm_rows_* for outputs that cannot stay cached)
+   writes aligned vectors with non-temporal stores: a cache line that is
+   only written is then not read first (the read-for-ownership costs a
+   third of a row pass from memory).  The few elements before the first
+   aligned vector and after the last go through a small buffer, as do
+   tails (any n, any alignment of the pointers).
+
+   SPDX-License-Identifier: MIT
+   Copyright (c) 2026 The neuronfuse developers.  */
+
+#include "../kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The scaling pass: Y[i] = SCALE (X[i], W[i]) for I in [0, N) in
+   vectors of NV elements of type T, W NULL meaning ONE for W[i]; LOAD,
+   STORE and STREAM_STORE move vectors.  The head (up to the first
+   aligned Y when streaming, else to the first cache-line-aligned X: the
+   pass reads twice as much as it writes) and the tail go through
+   buffers.  */
+#define NF_SCALE(T, NV, load, store, stream_store, scale)                      \
+  do                                                                           \
+    {                                                                          \
+      size_t i = 0, head;                                                      \
+      if (stream && (uintptr_t) y % sizeof (T) != 0)                           \
+	stream = 0;                                                            \
+      if (stream)                                                              \
+	head = nf_align_head (y, (NV) * sizeof (T), sizeof (T), n);            \
+      else                                                                     \
+	head = nf_align_head (x, 64, sizeof (T), n);                           \
+      if (head)                                                                \
+	NF_SCALE_PART (T, NV, load, store, scale, 0, head);                    \
+      i = head;                                                                \
+      if (stream)                                                              \
+	for (; i + (NV) <= n; i += (NV))                                       \
+	  stream_store (y + i, scale (load (x + i), w ? load (w + i) : one));  \
+      else                                                                     \
+	for (; i + 2 * (NV) <= n; i += 2 * (NV))                               \
+	  {                                                                    \
+	    __typeof__ (one) a_                                                \
+	      = scale (load (x + i), w ? load (w + i) : one);                  \
+	    __typeof__ (one) b_                                                \
+	      = scale (load (x + i + (NV)), w ? load (w + i + (NV)) : one);    \
+	    store (y + i, a_);                                                 \
+	    store (y + i + (NV), b_);                                          \
+	  }                                                                    \
+      for (; i + (NV) <= n; i += (NV))                                         \
+	store (y + i, scale (load (x + i), w ? load (w + i) : one));           \
+      if (i < n)                                                               \
+	NF_SCALE_PART (T, NV, load, store, scale, i, n - i);                   \
+      if (stream)                                                              \
+	_mm_sfence ();                                                         \
+    }                                                                          \
+  while (0)
+
+/* Elements [AT, AT + K) of the scaling through buffers, NV at a time.  */
+#define NF_SCALE_PART(T, NV, load, store, scale, at, k)                       \
+  for (size_t o_ = 0; o_ < (k); o_ += (NV))                                   \
+    {                                                                         \
+      T bx[NV] = { 0 }, bw[NV] = { 0 }, by[NV];                               \
+      size_t m_ = (k) - o_ < (NV) ? (k) - o_ : (NV);                          \
+      memcpy (bx, x + (at) + o_, m_ * sizeof (T));                            \
+      if (w)                                                                  \
+	memcpy (bw, w + (at) + o_, m_ * sizeof (T));                          \
+      store (by, scale (load (bx), w ? load (bw) : one));                     \
+      memcpy (y + (at) + o_, by, m_ * sizeof (T));                            \
+    }
+
+/* (x * r) * w in double, as the generic kernels multiply.  */
+#define NF_SCALE_D(vx, vw) vd_mul (vd_mul ((vx), vr), (vw))
+
+/* The f32 scaling with r = RH + RL (floats): x rh exact as qh + its
+   error (an fma), plus x rl, times w, rounded once by the last fma.
+   Relative error before that rounding at most about 3 2^-48.  */
+#define NF_SCALE_FF(vx, vw)                                                    \
+  ({                                                                           \
+    vf x_ = (vx), qh_ = vf_mul (x_, vrh);                                      \
+    vf ql_ = vf_fma (x_, vrl, vf_fms (x_, vrh, qh_));                          \
+    vf_fma (qh_, (vw), vf_mul (ql_, (vw)));                                    \
+  })
+
+void
+NF_SFX (nf_rmsnorm_f32) (float *y, const float *x, const float *w, size_t n,
+			 float eps, int stream)
+{
+  if (n == 0)
+    return;
+  double r = 1 / sqrt (NF_SFX (nf_sumsq_f32) (x, n) / (double) n + eps);
+  /* Where r splits into a float pair of normal floats and |x r| <= sqrt
+     (n) (eps >= 0), scale in float: a third of the conversions of the
+     double path, which limited the pass.  Else (eps < 0, a tiny or zero
+     sum, NaN) the generic kernel's double arithmetic.  */
+  if (eps >= 0 && r >= 0x1p-100 && r <= 0x1p100)
+    {
+      float rh = (float) r, rl = (float) (r - rh);
+      vf vrh = vf_set1 (rh), vrl = vf_set1 (rl), one = vf_set1 (1);
+      NF_SCALE (float, VF_N, vf_load_f32, vf_store_f32, vf_stream_f32,
+		NF_SCALE_FF);
+    }
+  else
+    {
+      vd vr = vd_set1 (r), one = vd_set1 (1);
+      NF_SCALE (float, VD_N, vd_load_f32, vd_store_f32, vd_stream_f32,
+		NF_SCALE_D);
+    }
+}
+
+#ifdef __FLT16_MAX__
+void
+NF_SFX (nf_rmsnorm_f16) (_Float16 *y, const _Float16 *x, const _Float16 *w,
+			 size_t n, float eps, int stream)
+{
+  if (n == 0)
+    return;
+  double r = 1 / sqrt (NF_SFX (nf_sumsq_f16) (x, n) / (double) n + eps);
+  vd vr = vd_set1 (r), one = vd_set1 (1);
+  NF_SCALE (_Float16, VD_N, vd_load_f16, vd_store_f16, vd_stream_f16,
+	    NF_SCALE_D);
+}
+#endif
+
+void
+NF_SFX (nf_rmsnorm_f64) (double *y, const double *x, const double *w, size_t n,
+			 double eps, int stream)
+{
+  if (n == 0)
+    return;
+  long double r
+    = 1 / sqrtl (NF_SFX (nf_sumsq_f64) (x, n) / (long double) n + eps);
+  double rh = (double) r, rl = (double) (r - rh);
+  vd vrh = vd_set1 (rh), vrl = vd_set1 (rl), one = vd_set1 (1);
+  /* x * w = ph + pl exactly; then (ph + pl) (rh + rl) to about 2^-104,
+     rounded once.  W is 1 without a weight: ph = x, pl = 0.  */
+#define NF_SCALE_DD(vx, vw)                                                    \
+  ({                                                                           \
+    vd ph_ = vd_mul ((vx), (vw)), pl_ = vd_fms ((vx), (vw), ph_);              \
+    vd_fma (ph_, vrh, vd_fma (ph_, vrl, vd_mul (pl_, vrh)));                   \
+  })
+  NF_SCALE (double, VD_N, vd_load_f64, vd_store_f64, vd_stream_f64,
+	    NF_SCALE_DD);
+#undef NF_SCALE_DD
+}
