@@ -1,0 +1,239 @@
+/* sweep.c: `make check-exhaustive`, the accuracy of the elementwise
+   kernels of libneuronfuse beyond what `make check` samples.
+
+   f32: every one of the 2^32 inputs of nf_expm1_f32 and nf_log1p_f32.
+   The reference is glibc's double expm1 / log1p of the input, within one
+   double ulp of exact (2^-29 of a float ulp); where a result's measured
+   error is within 2^-24 ulp of a bound, or it is not the double
+   reference rounded to float, MPFR decides exactly.  Reports the largest
+   error in ulps and how many results are not correctly rounded; fails if
+   any error exceeds 0.5 ulp + 2^-20 (neuronfuse.h: the kernels round a
+   double result once) or any special value differs from glibc's.
+
+   f64: 10^7 random inputs spread over the whole exponent range (and
+   every sign), against MPFR: largest error, which must be at most one
+   ulp.
+
+   Runs the instruction set the library picks; NEURONFUSE_ISA selects
+   another (the Makefile runs each the machine supports).  OpenMP shares
+   the sweep between the cores: about a minute per function on two.
+
+   Usage: sweep [f32|f64|all|isa]   (default all; isa prints the
+   instruction set the library picks and exits)  */
+
+#include <neuronfuse.h>
+
+#include <math.h>
+#include <mpfr.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 65536
+
+typedef void kern32 (float *, const float *, size_t);
+typedef void kern64 (double *, const double *, size_t);
+typedef int mpfr_fn (mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+
+/* The exact F (X) as a long double with 64 bits, from 160-bit MPFR.  */
+static long double
+exact (mpfr_fn *f, double x)
+{
+  mpfr_t m;
+  mpfr_init2 (m, 160);
+  mpfr_set_d (m, x, MPFR_RNDN);
+  f (m, m, MPFR_RNDN);
+  long double r = mpfr_get_ld (m, MPFR_RNDN);
+  mpfr_clear (m);
+  return r;
+}
+
+/* F (X) correctly rounded to PREC bits with exponent range EMIN..EMAX
+   (subnormals as IEEE rounds them), as a double.  */
+static double
+rounded (mpfr_fn *f, double x, int prec, int emin, int emax)
+{
+  mpfr_exp_t omin = mpfr_get_emin (), omax = mpfr_get_emax ();
+  mpfr_t m;
+  mpfr_init2 (m, prec);
+  mpfr_set_emin (emin), mpfr_set_emax (emax);
+  mpfr_t xx;
+  mpfr_init2 (xx, 64);
+  mpfr_set_d (xx, x, MPFR_RNDN);
+  int t = f (m, xx, MPFR_RNDN);
+  t = mpfr_check_range (m, t, MPFR_RNDN);
+  mpfr_subnormalize (m, t, MPFR_RNDN);
+  double r = mpfr_get_d (m, MPFR_RNDN);
+  mpfr_clear (m), mpfr_clear (xx);
+  mpfr_set_emin (omin), mpfr_set_emax (omax);
+  return r;
+}
+
+/* Distance of GOT from REF in ulps of the format of MANT bits whose
+   normal exponents start at EMIN (frexp's convention).  */
+static long double
+ulps (long double got, long double ref, int mant, int emin)
+{
+  int e;
+  if (isnan (got) || isnan (ref))
+    return isnan (got) && isnan (ref) ? 0 : INFINITY;
+  if (got == ref)
+    return 0;
+  if (isinf (got) || isinf (ref))
+    return INFINITY;
+  frexpl (ref, &e);
+  if (ref == 0 || e < emin)
+    e = emin;
+  return fabsl (got - ref) / ldexpl (1.0L, e - mant);
+}
+
+/* Sweep all floats through K; REFD is the double function, F MPFR's.
+   Returns the number of failures.  */
+static long
+sweep32 (const char *name, kern32 *k, double (*refd) (double), mpfr_fn *f)
+{
+  long bad = 0, notcr = 0;
+  double worst = 0;
+  float worst_x = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : bad, notcr)
+  for (uint64_t c = 0; c < ((uint64_t) 1 << 32) / CHUNK; c++)
+    {
+      static _Thread_local float x[CHUNK], y[CHUNK];
+      for (uint32_t i = 0; i < CHUNK; i++)
+	{
+	  uint32_t bits = (uint32_t) (c * CHUNK + i);
+	  memcpy (&x[i], &bits, sizeof bits);
+	}
+      k (y, x, CHUNK);
+      for (uint32_t i = 0; i < CHUNK; i++)
+	{
+	  double r = refd (x[i]);
+	  float rf = (float) r;
+	  if (isnan (r) || isinf (rf) || rf == 0 || isnan (y[i]))
+	    {
+	      /* Specials, overflow and underflow: the correctly rounded
+		 float, exactly (sign included).  */
+	      double cr = rounded (f, x[i], 24, -148, 128);
+	      if (!((isnan (cr) && isnan (y[i]))
+		    || (y[i] == (float) cr
+			&& !!signbit (y[i]) == !!signbit (cr))))
+		{
+		  bad++;
+		  if (bad < 20)
+		    fprintf (stderr, "%s x=%a: %a, want %a\n", name, x[i], y[i],
+			     cr);
+		}
+	      continue;
+	    }
+	  long double e = ulps (y[i], r, 24, -125);
+	  if (e > 0.5L - 0x1p-24L || y[i] != rf)
+	    {
+	      /* Near the bound or not the double reference rounded:
+		 decide with the exact value.  */
+	      e = ulps (y[i], exact (f, x[i]), 24, -125);
+	      if (y[i] != (float) rounded (f, x[i], 24, -148, 128))
+		notcr++;
+	    }
+	  if (e > 0.5L + 0x1p-20L)
+	    {
+	      bad++;
+	      if (bad < 20)
+		fprintf (stderr, "%s x=%a: %a, %Lg ulp\n", name, x[i], y[i], e);
+	    }
+	  if (e > worst)
+#pragma omp critical
+	    if (e > worst)
+	      worst = (double) e, worst_x = x[i];
+	}
+    }
+  printf ("%s_f32 (%s): all 2^32 inputs, max error %.6f ulp (x = %a), "
+	  "%ld not correctly rounded, %ld failures\n",
+	  name, nf_runtime_isa (), worst, worst_x, notcr, bad);
+  return bad;
+}
+
+/* 10^7 random doubles through K against MPFR; returns the failures.  */
+static long
+random64 (const char *name, kern64 *k, mpfr_fn *f, int log1p_domain)
+{
+  enum
+  {
+    N = 10000000
+  };
+  double *x = malloc (N * sizeof *x), *y = malloc (N * sizeof *y);
+  if (!x || !y)
+    abort ();
+  uint64_t s = 0x9e3779b97f4a7c15u;
+  for (size_t i = 0; i < N; i++)
+    {
+      s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+      /* Random bits: every exponent and sign, the domain folded in.  */
+      double v;
+      uint64_t bits = s;
+      memcpy (&v, &bits, sizeof v);
+      if (isnan (v))
+	v = (double) (s >> 11) * 0x1p-53;
+      /* Half of them in the interesting range |x| < 2^10.  */
+      if (s & 1)
+	v = ldexp (frexp (v, &(int){ 0 }), (int) (s >> 3 & 63) - 50);
+      if (log1p_domain && v < -1)
+	v = -1 / v;
+      x[i] = v;
+    }
+  k (y, x, N);
+  long bad = 0;
+  double worst = 0, worst_x = 0;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : bad)
+  for (size_t i = 0; i < N; i++)
+    {
+      double cr = rounded (f, x[i], 53, -1073, 1024);
+      long double e;
+      if (isnan (cr) || isinf (cr) || cr == 0)
+	e = (isnan (cr) && isnan (y[i]))
+		|| (y[i] == cr && !!signbit (y[i]) == !!signbit (cr))
+	      ? 0
+	      : INFINITY;
+      else
+	e = ulps (y[i], exact (f, x[i]), 53, -1021);
+      if (e > 1)
+	{
+	  bad++;
+	  if (bad < 20)
+	    fprintf (stderr, "%s x=%a: %a, %Lg ulp\n", name, x[i], y[i], e);
+	}
+      if (e > worst)
+#pragma omp critical
+	if (e > worst)
+	  worst = (double) e, worst_x = x[i];
+    }
+  printf ("%s_f64 (%s): 10^7 random inputs, max error %.6f ulp (x = %a), "
+	  "%ld failures\n",
+	  name, nf_runtime_isa (), worst, worst_x, bad);
+  free (x), free (y);
+  return bad;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *what = argc > 1 ? argv[1] : "all";
+  if (strcmp (what, "isa") == 0)
+    {
+      puts (nf_runtime_isa ());
+      return 0;
+    }
+  int all = strcmp (what, "all") == 0;
+  long bad = 0;
+  if (all || strcmp (what, "f32") == 0)
+    {
+      bad += sweep32 ("nf_expm1", nf_expm1_f32, expm1, mpfr_expm1);
+      bad += sweep32 ("nf_log1p", nf_log1p_f32, log1p, mpfr_log1p);
+    }
+  if (all || strcmp (what, "f64") == 0)
+    {
+      bad += random64 ("nf_expm1", nf_expm1_f64, mpfr_expm1, 0);
+      bad += random64 ("nf_log1p", nf_log1p_f64, mpfr_log1p, 1);
+    }
+  return bad != 0;
+}
