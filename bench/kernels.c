@@ -31,10 +31,12 @@
    CLOCK_MONOTONIC, whose resolution (tens of ns) is far below a sample.
 
    Pitfalls this avoids.  The memory buffers must be much bigger than the
-   caches (2 MiB of L2 per core here, and an L3 of tens of MiB), or the
-   "DRAM" rows measure cache bandwidth; and their pages must be faulted in
-   before timing (the first touch of 256 MiB costs 65536 page faults,
-   more than the pass itself), so both are written once at allocation.
+   caches (1 to 2 MiB of L2 per core; memcpy's bandwidth drops between 32
+   and 64 MiB here), or the "DRAM" rows measure cache bandwidth; and their
+   pages must be faulted in before timing (the first touch of 256 MiB
+   costs 65536 page faults, more than the pass itself), so both are
+   written once at allocation.
+
    The bandwidth counts bytes as STREAM does, in + out (a copy of B bytes
    moves 2 B), with GB = 10^9 bytes, and memcpy is timed on the very same
    buffers so that page size, alignment and TLB reach are the same for
@@ -79,8 +81,7 @@ enum
   N = 4096,	   /* Elements of the in-cache arrays and of a row.  */
   ROWS = 8192,	   /* Rows of the memory workloads: 128 MiB of floats.  */
   MAX_REPS = 1001, /* Bound of the repetition arguments.  */
-  MAX_VARIANTS = 8,
-  MAX_ROWS = 32 /* Rows of the printed table.  */
+  MAX_ROWS = 32	   /* Rows of the printed table.  */
 };
 
 #define BIG_ELEMS ((size_t) ROWS * N)
@@ -88,8 +89,8 @@ enum
 #define EPS 1e-5f
 
 /* Default repetitions: the whole run takes about 15 s on 2 cores.  Each
-   in-cache sample lasts about SAMPLE_NS; the warm-up runs each in-cache variant
-   for WARM_NS.  */
+   in-cache sample lasts about SAMPLE_NS; the warm-up runs each in-cache
+   variant for WARM_NS.  */
 #define CACHE_REPS 51
 #define MEMORY_REPS 21
 #define SAMPLE_NS 2e6
@@ -521,8 +522,8 @@ bench_rmsnorm_big (int reps)
 }
 
 /* An elementwise f32 workload: kernel K against the loops O2 and FAST,
-   GOAL times faster than O2.  CHECK_K/O2/FAST fill YF with one call's
-   result, as the variants do.  */
+   GOAL times faster than O2.  Each fills YF with one call's result; K's
+   and FAST's are checked against O2's before timing.  */
 static void
 bench_elementwise_f32 (const char *workload, const char *name, void (*k) (void),
 		       void (*o2) (void), void (*fast) (void), double goal,
