@@ -245,6 +245,15 @@ close_f64 (const char *name, const double *got, const double *ref, size_t n,
   return 1;
 }
 
+/* Fill the N bytes at P with NaNs (all bits set), so that a check after
+   a kernel call sees what the kernel wrote and not what an earlier call
+   left there.  */
+static void
+poison (void *p, size_t n)
+{
+  memset (p, 0xff, n);
+}
+
 /* Add a table row: WORKLOAD; the kernel's median KERN and the
    baseline's BASE (ns per call of the same work) shown as ns per element
    of PER_ELEM elements, or, if PER_ELEM is 0, as GB/s of BIG_BYTES in
@@ -473,6 +482,7 @@ big_rows_ok (const char *name)
 static void
 bench_rmsnorm_row (int reps)
 {
+  poison (yf, sizeof yf);
   nf_rmsnorm_f32 (yf, xf, wf, N, EPS);
   naive_o2_rmsnorm (reff, xf, wf, N);
   naive_fast_rmsnorm (altf, xf, wf, N);
@@ -494,10 +504,13 @@ bench_rmsnorm_row (int reps)
 static void
 bench_rmsnorm_big (int reps)
 {
+  poison (big_y, BIG_BYTES);
   k_rmsnorm_per_row ();
   int per_row_ok = big_rows_ok ("nf_rmsnorm_f32 per row");
+  poison (big_y, BIG_BYTES);
   k_rmsnorm_rows_1t ();
   int rows1_ok = big_rows_ok ("nf_rmsnorm_rows_f32, 1 thread");
+  poison (big_y, BIG_BYTES);
   k_rmsnorm_rows_2t ();
   int rows2_ok = big_rows_ok ("nf_rmsnorm_rows_f32, 2 threads");
   struct variant v[] = { { "memcpy", big_memcpy, 0, { 0 }, 0 },
@@ -531,8 +544,10 @@ bench_elementwise_f32 (const char *workload, const char *name, void (*k) (void),
 {
   o2 ();
   memcpy (reff, yf, sizeof yf);
+  poison (yf, sizeof yf);
   fast ();
   int fast_ok = close_f32 (workload, yf, reff, N, 1e-3, 1e-6);
+  poison (yf, sizeof yf);
   k ();
   int ok = close_f32 (name, yf, reff, N, 1e-5, 1e-6);
   struct variant v[] = { { "kernel", k, 0, { 0 }, 0 },
@@ -551,8 +566,10 @@ bench_elementwise_f64 (const char *workload, const char *name, void (*k) (void),
 {
   o2 ();
   memcpy (refd, yd, sizeof yd);
+  poison (yd, sizeof yd);
   fast ();
   int fast_ok = close_f64 (workload, yd, refd, N, 1e-9, 1e-15);
+  poison (yd, sizeof yd);
   k ();
   int ok = close_f64 (name, yd, refd, N, 1e-12, 1e-15);
   struct variant v[] = { { "kernel", k, 0, { 0 }, 0 },
