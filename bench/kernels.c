@@ -1,0 +1,748 @@
+/* kernels.c: how much faster libneuronfuse's kernels are than the loops
+   users would otherwise write (bench/naive.c), and how close its RMSNorm
+   on memory-resident rows comes to memcpy.  Prints one table with issue
+   5's goals; `make bench` runs it.  A benchmark, not a test: it exits 0
+   whatever the speed, and non-zero only when something is broken (a
+   kernel's result disagrees grossly with the naive loop's, or memory
+   cannot be had).
+
+   What is timed.  Each workload is a group of variants that do the same
+   work: the library kernel, the naive loop built at -O2 and at
+   -O3 -ffast-math -march=native (two objects of naive.c, which the driver
+   cannot inline), and for the memory rows memcpy of the same bytes.  The
+   variants of a group are timed interleaved in this one process: every
+   repetition runs each variant once, in an order that rotates by one each
+   repetition, and each variant's result is the median over the
+   repetitions.  Interleaving is what makes the ratios trustworthy on a
+   shared 2-core VM: frequency changes, a neighbour's burst or the host's
+   memory traffic hit all variants of the same repetition alike, where
+   timing A for a minute and then B for a minute would fold that drift
+   into the ratio.  Rotating keeps any variant from always running right
+   after the same one (after memcpy flushed the caches, or after the
+   2-thread run left its OpenMP worker spinning).  The median ignores the
+   repetitions an interrupt or a migration hit.
+
+   In-cache workloads (4096 elements, 16 or 32 KiB per array, L1 and L2
+   resident) are too short to time one call: each sample times as many
+   back-to-back calls as fill about SAMPLE_NS (calibrated per variant
+   during the warm-up, which also settles the clock frequency and faults
+   in the code), and divides.  Memory workloads time one whole pass over
+   8192 x 4096 floats (128 MiB in, 128 MiB out) per sample.  Clock:
+   CLOCK_MONOTONIC, whose resolution (tens of ns) is far below a sample.
+
+   Pitfalls this avoids.  The memory buffers must be much bigger than the
+   caches (1 to 2 MiB of L2 per core; memcpy's bandwidth drops between 32
+   and 64 MiB here), or the "DRAM" rows measure cache bandwidth; and their
+   pages must be faulted in before timing (the first touch of 256 MiB
+   costs 65536 page faults, more than the pass itself), so both are
+   written once at allocation.
+
+   The bandwidth counts bytes as STREAM does, in + out (a copy of B bytes
+   moves 2 B), with GB = 10^9 bytes, and memcpy is timed on the very same
+   buffers so that page size, alignment and TLB reach are the same for
+   both.  Results are checked loosely against the naive -O2 loop before
+   timing, so a broken kernel (one that skips work) cannot post a great
+   time.  Threads: nf_rmsnorm_rows_f32 is timed with omp_set_num_threads
+   (1) and (2); the libgomp thread pool is created during the warm-up.
+   Set OMP_PROC_BIND=close to pin threads (see bench/README.md).
+
+   Usage: bench/kernels [CACHE_REPS [MEMORY_REPS]]
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include "neuronfuse.h"
+#include "naive.h"
+
+#include <gnu/libc-version.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The library names its dispatched ISA once it has fast kernels; weak, so
+   that this builds and runs against a library without it (then NULL).  */
+extern const char *nf_runtime_isa (void) __attribute__ ((weak));
+
+/* The flags naive.c's objects were built with (set by Makefile.am).  */
+#ifndef NAIVE_O2_FLAGS
+#define NAIVE_O2_FLAGS "-O2"
+#endif
+#ifndef NAIVE_FAST_FLAGS
+#define NAIVE_FAST_FLAGS "-O3 -ffast-math -march=native"
+#endif
+
+enum
+{
+  N = 4096,	   /* Elements of the in-cache arrays and of a row.  */
+  ROWS = 8192,	   /* Rows of the memory workloads: 128 MiB of floats.  */
+  MAX_REPS = 1001, /* Bound of the repetition arguments.  */
+  MAX_ROWS = 32	   /* Rows of the printed table.  */
+};
+
+#define BIG_ELEMS ((size_t) ROWS * N)
+#define BIG_BYTES (BIG_ELEMS * sizeof (float))
+#define EPS 1e-5f
+
+/* Default repetitions: the whole run takes about 15 s on 2 cores.  Each
+   in-cache sample lasts about SAMPLE_NS; the warm-up runs each in-cache
+   variant for WARM_NS.  */
+#define CACHE_REPS 51
+#define MEMORY_REPS 21
+#define SAMPLE_NS 2e6
+#define WARM_NS 2e7
+
+/* In-cache data, aligned as allocators align big arrays.  The outputs of
+   the checks (REF, ALT) are separate from the kernels' (Y) so that each
+   can be compared with the naive -O2 loop's.  */
+static _Alignas(64) float xf[N], wf[N], yf[N], reff[N], altf[N];
+static _Alignas(64) float xf_exp[N], xf_log[N];
+static _Alignas(64) double xd[N], yd[N], refd[N];
+static _Alignas(64) double xd_exp[N], xd_log[N];
+static float rowf[N]; /* One row of the naive result, for the checks.  */
+
+/* Memory-resident data: ROWS x N floats in, the same out.  */
+static float *big_x, *big_y;
+
+/* Results of the nrm2 variants: a global the compiler must store.  */
+static volatile double sink;
+
+/* One variant of a workload: RUN does the work once.  */
+struct variant
+{
+  const char *name;
+  void (*run) (void);
+  long inner;	      /* Calls per sample.  */
+  double t[MAX_REPS]; /* ns per call, per repetition.  */
+  double med;	      /* Their median.  */
+};
+
+/* One line of the table.  GOAL is the issue's minimum ratio, 0 for rows
+   given for information.  */
+struct row
+{
+  char workload[64], kernel[24], baseline[40];
+  double ratio, goal;
+  int wrong; /* The check of this row's kernel failed.  */
+};
+
+static struct row table[MAX_ROWS];
+static int nrows;
+static int broken; /* Set by a failed check: the exit status.  */
+
+/* Return CLOCK_MONOTONIC in ns.  */
+static double
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* xorshift64*: deterministic inputs, the same every run.  */
+static unsigned long long rng_state = 0x9e3779b97f4a7c15ull;
+
+/* Return a uniform double in [LO, HI).  */
+static double
+uniform (double lo, double hi)
+{
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  unsigned long long r = rng_state * 0x2545f4914f6cdd1dull;
+  return lo + (hi - lo) * (double) (r >> 11) * 0x1p-53;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* Return the median of the N values at T (T is left as it was).  */
+static double
+median (const double *t, int n)
+{
+  double s[MAX_REPS];
+  memcpy (s, t, n * sizeof *t);
+  qsort (s, n, sizeof *s, cmp_double);
+  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* Time the NV variants at V interleaved, REPS repetitions, and set each
+   one's median.  With SAMPLE > 0 (in-cache work) each variant is first
+   run for WARM_NS and each sample then times as many calls as last about
+   SAMPLE ns; with SAMPLE == 0 (a pass over memory) each variant is run
+   twice to warm up and a sample is one call.  */
+static void
+time_group (struct variant *v, int nv, int reps, double sample)
+{
+  for (int i = 0; i < nv; i++)
+    {
+      long calls = 0;
+      double t0 = now_ns (), t;
+      do
+	{
+	  v[i].run ();
+	  calls++;
+	}
+      while ((t = now_ns () - t0) < (sample > 0 ? WARM_NS : 0) || calls < 2);
+      v[i].inner = 1;
+      if (sample > 0 && t / calls < sample)
+	v[i].inner = (long) (sample / (t / calls));
+    }
+  for (int r = 0; r < reps; r++)
+    for (int k = 0; k < nv; k++)
+      {
+	struct variant *p = &v[(r + k) % nv];
+	double t0 = now_ns ();
+	for (long j = 0; j < p->inner; j++)
+	  p->run ();
+	p->t[r] = (now_ns () - t0) / p->inner;
+      }
+  for (int i = 0; i < nv; i++)
+    v[i].med = median (v[i].t, reps);
+}
+
+/* Return whether GOT[0..N-1] agree with REF within ATOL + RTOL |REF|
+   (and in NaN-ness); print the first disagreement under NAME.  Loose on
+   purpose: the naive loops are less accurate than the kernels, this only
+   catches kernels that compute something else or nothing.  */
+static int
+close_f32 (const char *name, const float *got, const float *ref, size_t n,
+	   double rtol, double atol)
+{
+  for (size_t i = 0; i < n; i++)
+    if (isnan (got[i]) != isnan (ref[i])
+	|| fabs ((double) got[i] - ref[i]) > atol + rtol * fabs (ref[i]))
+      {
+	fprintf (stderr, "kernels: %s: [%zu] = %.9g, the -O2 loop gives %.9g\n",
+		 name, i, got[i], ref[i]);
+	return 0;
+      }
+  return 1;
+}
+
+/* As close_f32, for doubles.  */
+static int
+close_f64 (const char *name, const double *got, const double *ref, size_t n,
+	   double rtol, double atol)
+{
+  for (size_t i = 0; i < n; i++)
+    if (isnan (got[i]) != isnan (ref[i])
+	|| fabs (got[i] - ref[i]) > atol + rtol * fabs (ref[i]))
+      {
+	fprintf (stderr,
+		 "kernels: %s: [%zu] = %.17g, the -O2 loop gives %.17g\n", name,
+		 i, got[i], ref[i]);
+	return 0;
+      }
+  return 1;
+}
+
+/* Fill the N bytes at P with NaNs (all bits set), so that a check after
+   a kernel call sees what the kernel wrote and not what an earlier call
+   left there.  */
+static void
+poison (void *p, size_t n)
+{
+  memset (p, 0xff, n);
+}
+
+/* Add a table row: WORKLOAD; the kernel's median KERN and the
+   baseline's BASE (ns per call of the same work) shown as ns per element
+   of PER_ELEM elements, or, if PER_ELEM is 0, as GB/s of BIG_BYTES in
+   + out; BASE_NAME names the baseline.  The ratio is BASE / KERN (the
+   speed-up, or the fraction of the baseline's bandwidth).  GOAL as in
+   struct row; OK is the result of the kernel's check.  */
+static void
+add_row (const char *workload, double kern, const char *base_name, double base,
+	 double per_elem, double goal, int ok)
+{
+  struct row *r = &table[nrows++];
+  snprintf (r->workload, sizeof r->workload, "%s", workload);
+  if (per_elem)
+    {
+      snprintf (r->kernel, sizeof r->kernel, "%.3f ns/el", kern / per_elem);
+      snprintf (r->baseline, sizeof r->baseline, "%s %.3f ns/el", base_name,
+		base / per_elem);
+    }
+  else
+    {
+      snprintf (r->kernel, sizeof r->kernel, "%.2f GB/s", 2 * BIG_BYTES / kern);
+      snprintf (r->baseline, sizeof r->baseline, "%s %.2f GB/s", base_name,
+		2 * BIG_BYTES / base);
+    }
+  r->ratio = base / kern;
+  r->goal = goal;
+  r->wrong = !ok;
+  if (!ok)
+    broken = 1;
+}
+
+/* The variants.  Each does one call's work on the global buffers.  */
+
+static void
+k_rmsnorm (void)
+{
+  nf_rmsnorm_f32 (yf, xf, wf, N, EPS);
+}
+static void
+o2_rmsnorm (void)
+{
+  naive_o2_rmsnorm (yf, xf, wf, N);
+}
+static void
+fast_rmsnorm (void)
+{
+  naive_fast_rmsnorm (yf, xf, wf, N);
+}
+
+/* RMSNorm of memory-resident rows, one library call per row: what the
+   plugin makes of a loop over rows.  */
+static void
+k_rmsnorm_per_row (void)
+{
+  for (size_t r = 0; r < ROWS; r++)
+    nf_rmsnorm_f32 (big_y + r * N, big_x + r * N, wf, N, EPS);
+}
+static void
+o2_rmsnorm_per_row (void)
+{
+  naive_o2_rmsnorm_rows (big_y, big_x, wf, ROWS, N);
+}
+static void
+k_rmsnorm_rows_1t (void)
+{
+#ifdef _OPENMP
+  omp_set_num_threads (1);
+#endif
+  nf_rmsnorm_rows_f32 (big_y, big_x, wf, ROWS, N, EPS);
+}
+static void
+k_rmsnorm_rows_2t (void)
+{
+#ifdef _OPENMP
+  omp_set_num_threads (2);
+#endif
+  nf_rmsnorm_rows_f32 (big_y, big_x, wf, ROWS, N, EPS);
+}
+static void
+big_memcpy (void)
+{
+  memcpy (big_y, big_x, BIG_BYTES);
+}
+
+static void
+k_expm1_f32 (void)
+{
+  nf_expm1_f32 (yf, xf_exp, N);
+}
+static void
+o2_expm1_f32 (void)
+{
+  naive_o2_expm1_f32 (yf, xf_exp, N);
+}
+static void
+fast_expm1_f32 (void)
+{
+  naive_fast_expm1_f32 (yf, xf_exp, N);
+}
+static void
+k_log1p_f32 (void)
+{
+  nf_log1p_f32 (yf, xf_log, N);
+}
+static void
+o2_log1p_f32 (void)
+{
+  naive_o2_log1p_f32 (yf, xf_log, N);
+}
+static void
+fast_log1p_f32 (void)
+{
+  naive_fast_log1p_f32 (yf, xf_log, N);
+}
+static void
+k_expm1_f64 (void)
+{
+  nf_expm1_f64 (yd, xd_exp, N);
+}
+static void
+o2_expm1_f64 (void)
+{
+  naive_o2_expm1_f64 (yd, xd_exp, N);
+}
+static void
+fast_expm1_f64 (void)
+{
+  naive_fast_expm1_f64 (yd, xd_exp, N);
+}
+static void
+k_log1p_f64 (void)
+{
+  nf_log1p_f64 (yd, xd_log, N);
+}
+static void
+o2_log1p_f64 (void)
+{
+  naive_o2_log1p_f64 (yd, xd_log, N);
+}
+static void
+fast_log1p_f64 (void)
+{
+  naive_fast_log1p_f64 (yd, xd_log, N);
+}
+
+static void
+k_nrm2_f32 (void)
+{
+  sink = nf_nrm2_f32 (xf, N);
+}
+static void
+o2_nrm2_f32 (void)
+{
+  sink = naive_o2_nrm2_f32 (xf, N);
+}
+static void
+fast_nrm2_f32 (void)
+{
+  sink = naive_fast_nrm2_f32 (xf, N);
+}
+static void
+k_nrm2_f64 (void)
+{
+  sink = nf_nrm2_f64 (xd, N);
+}
+static void
+o2_nrm2_f64 (void)
+{
+  sink = naive_o2_nrm2_f64 (xd, N);
+}
+static void
+fast_nrm2_f64 (void)
+{
+  sink = naive_fast_nrm2_f64 (xd, N);
+}
+
+/* Fill the inputs: data as a model's activations (RMSNorm, nrm2), and
+   the ranges of runtime-facts 5.5 for expm1 ([-5, 5)) and log1p
+   ([-0.9, 9.1)).  */
+static void
+fill_inputs (void)
+{
+  for (int i = 0; i < N; i++)
+    {
+      xf[i] = (float) uniform (-2, 2);
+      wf[i] = (float) uniform (0.5, 1.5);
+      xd[i] = uniform (-2, 2);
+      xd_exp[i] = uniform (-5, 5);
+      xd_log[i] = uniform (-0.9, 9.1);
+      xf_exp[i] = (float) xd_exp[i];
+      xf_log[i] = (float) xd_log[i];
+    }
+}
+
+/* Allocate and fill the memory-resident rows (writing every page now so
+   that no page fault is timed); return 0 if memory cannot be had.  */
+static int
+alloc_big (void)
+{
+  /* 2 MiB alignment lets transparent huge pages back the buffers when
+     the system has them enabled, for memcpy and the kernels alike.  */
+  if (posix_memalign ((void **) &big_x, 2 << 20, BIG_BYTES)
+      || posix_memalign ((void **) &big_y, 2 << 20, BIG_BYTES))
+    return 0;
+  for (size_t i = 0; i < BIG_ELEMS; i++)
+    big_x[i] = (float) uniform (-2, 2);
+  memset (big_y, 0, BIG_BYTES);
+  return 1;
+}
+
+/* Return whether every row of BIG_Y is RMSNorm of the row of BIG_X, as
+   the naive -O2 loop computes it; NAME names the kernel that wrote it.  */
+static int
+big_rows_ok (const char *name)
+{
+  for (size_t r = 0; r < ROWS; r++)
+    {
+      naive_o2_rmsnorm (rowf, big_x + r * N, wf, N);
+      if (!close_f32 (name, big_y + r * N, rowf, N, 1e-4, 1e-6))
+	return 0;
+    }
+  return 1;
+}
+
+/* The in-cache RMSNorm row.  */
+static void
+bench_rmsnorm_row (int reps)
+{
+  poison (yf, sizeof yf);
+  nf_rmsnorm_f32 (yf, xf, wf, N, EPS);
+  naive_o2_rmsnorm (reff, xf, wf, N);
+  naive_fast_rmsnorm (altf, xf, wf, N);
+  int ok = close_f32 ("nf_rmsnorm_f32", yf, reff, N, 1e-4, 1e-6);
+  int fast_ok = close_f32 ("naive fast rmsnorm", altf, reff, N, 1e-4, 1e-6);
+  struct variant v[] = { { "kernel", k_rmsnorm, 0, { 0 }, 0 },
+			 { "-O2", o2_rmsnorm, 0, { 0 }, 0 },
+			 { "fast", fast_rmsnorm, 0, { 0 }, 0 } };
+  time_group (v, 3, reps, SAMPLE_NS);
+  add_row ("rmsnorm f32, 1 row of 4096 (cache)", v[0].med, "loop -O2", v[1].med,
+	   N, 8, ok);
+  add_row ("rmsnorm f32, 1 row of 4096 (cache)", v[0].med, "loop fast",
+	   v[2].med, N, 1, ok && fast_ok);
+}
+
+/* The memory-resident rows: one call per row, the rows kernel on 1 and
+   2 threads, the naive loop per row, and memcpy of the same bytes, all
+   in one interleaved group.  */
+static void
+bench_rmsnorm_big (int reps)
+{
+  poison (big_y, BIG_BYTES);
+  k_rmsnorm_per_row ();
+  int per_row_ok = big_rows_ok ("nf_rmsnorm_f32 per row");
+  poison (big_y, BIG_BYTES);
+  k_rmsnorm_rows_1t ();
+  int rows1_ok = big_rows_ok ("nf_rmsnorm_rows_f32, 1 thread");
+  poison (big_y, BIG_BYTES);
+  k_rmsnorm_rows_2t ();
+  int rows2_ok = big_rows_ok ("nf_rmsnorm_rows_f32, 2 threads");
+  struct variant v[] = { { "memcpy", big_memcpy, 0, { 0 }, 0 },
+			 { "per row", k_rmsnorm_per_row, 0, { 0 }, 0 },
+			 { "rows 1t", k_rmsnorm_rows_1t, 0, { 0 }, 0 },
+			 { "rows 2t", k_rmsnorm_rows_2t, 0, { 0 }, 0 },
+			 { "-O2 per row", o2_rmsnorm_per_row, 0, { 0 }, 0 } };
+  time_group (v, 5, reps, 0);
+#ifdef _OPENMP
+  omp_set_num_threads (omp_get_num_procs ());
+#endif
+  add_row ("rmsnorm f32, 8192x4096, call per row (DRAM)", v[1].med, "memcpy",
+	   v[0].med, 0, 0.4, per_row_ok);
+  add_row ("rmsnorm f32, 8192x4096, call per row (DRAM)", v[1].med, "loop -O2",
+	   v[4].med, 0, 0, per_row_ok);
+  add_row ("rmsnorm_rows f32, 8192x4096, 1 thread", v[2].med, "memcpy",
+	   v[0].med, 0, 0.6, rows1_ok);
+  add_row ("rmsnorm_rows f32, 8192x4096, 2 threads", v[3].med, "1 thread",
+	   v[2].med, 0, 1.6, rows2_ok && rows1_ok);
+  add_row ("rmsnorm_rows f32, 8192x4096, 2 threads", v[3].med, "memcpy",
+	   v[0].med, 0, 0, rows2_ok);
+}
+
+/* An elementwise f32 workload: kernel K against the loops O2 and FAST,
+   GOAL times faster than O2.  Each fills YF with one call's result; K's
+   and FAST's are checked against O2's before timing.  */
+static void
+bench_elementwise_f32 (const char *workload, const char *name, void (*k) (void),
+		       void (*o2) (void), void (*fast) (void), double goal,
+		       int reps)
+{
+  o2 ();
+  memcpy (reff, yf, sizeof yf);
+  poison (yf, sizeof yf);
+  fast ();
+  int fast_ok = close_f32 (workload, yf, reff, N, 1e-3, 1e-6);
+  poison (yf, sizeof yf);
+  k ();
+  int ok = close_f32 (name, yf, reff, N, 1e-5, 1e-6);
+  struct variant v[] = { { "kernel", k, 0, { 0 }, 0 },
+			 { "-O2", o2, 0, { 0 }, 0 },
+			 { "fast", fast, 0, { 0 }, 0 } };
+  time_group (v, 3, reps, SAMPLE_NS);
+  add_row (workload, v[0].med, "loop -O2", v[1].med, N, goal, ok);
+  add_row (workload, v[0].med, "loop fast", v[2].med, N, 0, ok && fast_ok);
+}
+
+/* As bench_elementwise_f32, for doubles (results in YD).  */
+static void
+bench_elementwise_f64 (const char *workload, const char *name, void (*k) (void),
+		       void (*o2) (void), void (*fast) (void), double goal,
+		       int reps)
+{
+  o2 ();
+  memcpy (refd, yd, sizeof yd);
+  poison (yd, sizeof yd);
+  fast ();
+  int fast_ok = close_f64 (workload, yd, refd, N, 1e-9, 1e-15);
+  poison (yd, sizeof yd);
+  k ();
+  int ok = close_f64 (name, yd, refd, N, 1e-12, 1e-15);
+  struct variant v[] = { { "kernel", k, 0, { 0 }, 0 },
+			 { "-O2", o2, 0, { 0 }, 0 },
+			 { "fast", fast, 0, { 0 }, 0 } };
+  time_group (v, 3, reps, SAMPLE_NS);
+  add_row (workload, v[0].med, "loop -O2", v[1].med, N, goal, ok);
+  add_row (workload, v[0].med, "loop fast", v[2].med, N, 0, ok && fast_ok);
+}
+
+/* The two norms.  */
+static void
+bench_nrm2 (int reps)
+{
+  double ref = naive_o2_nrm2_f32 (xf, N);
+  int ok = fabs (nf_nrm2_f32 (xf, N) - ref) <= 1e-4 * ref;
+  int fast_ok = fabs (naive_fast_nrm2_f32 (xf, N) - ref) <= 1e-4 * ref;
+  struct variant v[] = { { "kernel", k_nrm2_f32, 0, { 0 }, 0 },
+			 { "-O2", o2_nrm2_f32, 0, { 0 }, 0 },
+			 { "fast", fast_nrm2_f32, 0, { 0 }, 0 } };
+  time_group (v, 3, reps, SAMPLE_NS);
+  add_row ("nrm2 f32, 4096 (cache)", v[0].med, "loop -O2", v[1].med, N, 8, ok);
+  add_row ("nrm2 f32, 4096 (cache)", v[0].med, "loop fast", v[2].med, N, 0,
+	   ok && fast_ok);
+
+  ref = naive_o2_nrm2_f64 (xd, N);
+  ok = fabs (nf_nrm2_f64 (xd, N) - ref) <= 1e-12 * ref;
+  fast_ok = fabs (naive_fast_nrm2_f64 (xd, N) - ref) <= 1e-12 * ref;
+  struct variant w[] = { { "kernel", k_nrm2_f64, 0, { 0 }, 0 },
+			 { "-O2", o2_nrm2_f64, 0, { 0 }, 0 },
+			 { "fast", fast_nrm2_f64, 0, { 0 }, 0 } };
+  time_group (w, 3, reps, SAMPLE_NS);
+  add_row ("nrm2 f64, 4096 (cache)", w[0].med, "loop -O2", w[1].med, N, 8, ok);
+  add_row ("nrm2 f64, 4096 (cache)", w[0].med, "loop fast", w[2].med, N, 0,
+	   ok && fast_ok);
+}
+
+/* Print the machine: CPU model from /proc/cpuinfo, cores, compiler, C
+   library, the library's ISA, OpenMP threads, the date.  */
+static void
+print_machine (int cache_reps, int memory_reps)
+{
+  char line[512], model[256] = "unknown";
+  FILE *f = fopen ("/proc/cpuinfo", "r");
+  if (f)
+    {
+      while (fgets (line, sizeof line, f))
+	if (!strncmp (line, "model name", 10) && strchr (line, ':'))
+	  {
+	    snprintf (model, sizeof model, "%s", strchr (line, ':') + 2);
+	    model[strcspn (model, "\n")] = 0;
+	    break;
+	  }
+      fclose (f);
+    }
+  char date[64];
+  time_t t = time (NULL);
+  strftime (date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime (&t));
+  const char *isa = nf_runtime_isa ? nf_runtime_isa () : NULL;
+
+  printf ("neuronfuse kernel benchmark, %s\n", date);
+  printf ("cpu:      %s, %ld cores online%s%s\n", model,
+	  sysconf (_SC_NPROCESSORS_ONLN),
+	  __builtin_cpu_supports ("avx2") ? ", avx2" : "",
+	  __builtin_cpu_supports ("avx512f") ? ", avx512f" : "");
+  printf ("compiler: gcc %s; glibc %s\n", __VERSION__, gnu_get_libc_version ());
+  printf ("library:  %s\n",
+	  isa ? isa : "nf_runtime_isa () not exported (portable kernels)");
+#ifdef _OPENMP
+  const char *bind = getenv ("OMP_PROC_BIND");
+  printf ("openmp:   up to %d threads, OMP_PROC_BIND=%s\n",
+	  omp_get_max_threads (), bind ? bind : "(unset)");
+#else
+  printf ("openmp:   not enabled in this build (the 2-thread row runs as "
+	  "the library decides)\n");
+#endif
+  printf ("loops:    bench/naive.c at " NAIVE_O2_FLAGS " (\"loop -O2\") and "
+	  "at " NAIVE_FAST_FLAGS " (\"loop fast\")\n");
+  printf ("timing:   medians of %d interleaved repetitions (in cache), "
+	  "%d (memory, 128 MiB in + 128 MiB out)\n\n",
+	  cache_reps, memory_reps);
+  fflush (stdout);
+}
+
+/* Print the table as Markdown, ready to paste into bench/RESULTS.md.  */
+static void
+print_table (void)
+{
+  printf ("| %-43s | %-12s | %-26s | %-6s | %-7s | %-6s |\n", "workload",
+	  "kernel", "baseline", "ratio", "goal", "result");
+  static const int width[] = { 43, 12, 26, 6, 7, 6 };
+  for (int c = 0; c < 6; c++)
+    printf ("|%.*s", width[c] + 2,
+	    "------------------------------------------------");
+  printf ("|\n");
+  for (int i = 0; i < nrows; i++)
+    {
+      struct row *r = &table[i];
+      char ratio[24], goal[24];
+      snprintf (ratio, sizeof ratio, "%.2fx", r->ratio);
+      if (r->goal)
+	snprintf (goal, sizeof goal, ">= %gx", r->goal);
+      else
+	snprintf (goal, sizeof goal, "info");
+      const char *verdict = r->wrong		  ? "WRONG"
+			    : !r->goal		  ? ""
+			    : r->ratio >= r->goal ? "met"
+						  : "below";
+      printf ("| %-43s | %-12s | %-26s | %6s | %-7s | %-6s |\n", r->workload,
+	      r->kernel, r->baseline, ratio, goal, verdict);
+    }
+}
+
+/* Return the repetition count given as ARG, or DFLT without it; exit on
+   a bad one.  */
+static int
+reps_arg (const char *arg, int dflt)
+{
+  if (!arg)
+    return dflt;
+  char *end;
+  long r = strtol (arg, &end, 10);
+  if (*end || r < 1 || r > MAX_REPS)
+    {
+      fprintf (stderr,
+	       "usage: kernels [CACHE_REPS [MEMORY_REPS]] "
+	       "(each 1 to %d)\n",
+	       MAX_REPS);
+      exit (2);
+    }
+  return (int) r;
+}
+
+int
+main (int argc, char **argv)
+{
+  int cache_reps = reps_arg (argc > 1 ? argv[1] : NULL, CACHE_REPS);
+  int memory_reps = reps_arg (argc > 2 ? argv[2] : NULL, MEMORY_REPS);
+  double t0 = now_ns ();
+
+  print_machine (cache_reps, memory_reps);
+  fill_inputs ();
+  bench_rmsnorm_row (cache_reps);
+  if (!alloc_big ())
+    {
+      fprintf (stderr, "kernels: cannot allocate 2 x %zu MiB\n",
+	       BIG_BYTES >> 20);
+      return 1;
+    }
+  bench_rmsnorm_big (memory_reps);
+  free (big_x);
+  free (big_y);
+  bench_elementwise_f32 ("expm1 f32, 4096 (cache), expf(x)-1", "nf_expm1_f32",
+			 k_expm1_f32, o2_expm1_f32, fast_expm1_f32, 5,
+			 cache_reps);
+  bench_elementwise_f32 ("log1p f32, 4096 (cache), logf(1+x)", "nf_log1p_f32",
+			 k_log1p_f32, o2_log1p_f32, fast_log1p_f32, 5,
+			 cache_reps);
+  bench_elementwise_f64 ("expm1 f64, 4096 (cache), exp(x)-1", "nf_expm1_f64",
+			 k_expm1_f64, o2_expm1_f64, fast_expm1_f64, 3,
+			 cache_reps);
+  bench_elementwise_f64 ("log1p f64, 4096 (cache), log(1+x)", "nf_log1p_f64",
+			 k_log1p_f64, o2_log1p_f64, fast_log1p_f64, 3,
+			 cache_reps);
+  bench_nrm2 (cache_reps);
+
+  print_table ();
+  printf ("\nratio: baseline time / kernel time (speed-up; for GB/s rows the "
+	  "fraction of the baseline's bandwidth).\n"
+	  "%s; %.0f s in all.\n",
+	  broken ? "WRONG: a kernel's result disagrees with the -O2 loop "
+		   "(see above): its time means nothing"
+		 : "every kernel's result agrees with the -O2 loop",
+	  (now_ns () - t0) / 1e9);
+  return broken;
+}

@@ -1,0 +1,115 @@
+/* naive.c: the loops that neuronfuse's kernels replace, written as users
+   write them, for bench/kernels.c to time the kernels against.
+
+   Built twice from this one source (see the top Makefile.am), each object
+   with its own fixed flags and symbol prefix:
+
+     -O2 -DNAIVE_SUFFIX=o2                            naive_o2_*
+     -O3 -ffast-math -march=native -DNAIVE_SUFFIX=fast naive_fast_*
+
+   -O2 is what most builds use and keeps the strict IEEE serial sum (its
+   add latency, about 0.8 ns per element here); the fast build is the best
+   plain gcc does with the loop (vectorised, one accumulator, libmvec for
+   expf/logf), the bar a kernel must also clear to be worth a call.  The
+   flags are fixed on purpose and ignore the user's CFLAGS: they define the
+   baselines of issue 5's goals.  Being separate objects (no LTO), the
+   functions cannot be inlined into the driver or specialised for its
+   constant sizes, exactly as a call from another file of a user's
+   program.
+
+   Deliberately not "improved": the float accumulator, the int counters,
+   expf (x) - 1.0f instead of expm1f are the point.  This file must never
+   be compiled with the neuronfuse plugin (it would fuse the loops).
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include "naive.h"
+
+#include <math.h>
+
+#ifndef NAIVE_SUFFIX
+#error "define NAIVE_SUFFIX (o2 or fast): see the comment at the top"
+#endif
+
+/* NAIVE (rmsnorm) is naive_<NAIVE_SUFFIX>_rmsnorm.  */
+#define NAIVE_CAT3_(a, b, c) a##b##c
+#define NAIVE_CAT3(a, b, c) NAIVE_CAT3_ (a, b, c)
+#define NAIVE(name) NAIVE_CAT3 (naive_, NAIVE_SUFFIX, _##name)
+
+/* llama2.c's rmsnorm (run.c), verbatim but for the name: O = X * r *
+   WEIGHT for SIZE floats, r = 1 / sqrt (mean (X^2) + 1e-5), summed in
+   float.  */
+void
+NAIVE (rmsnorm) (float *o, float *x, float *weight, int size)
+{
+  float ss = 0.0f;
+  for (int j = 0; j < size; j++)
+    ss += x[j] * x[j];
+  ss /= size;
+  ss += 1e-5f;
+  ss = 1.0f / sqrtf (ss);
+  for (int j = 0; j < size; j++)
+    o[j] = weight[j] * (ss * x[j]);
+}
+
+/* ROWS rows of SIZE floats, one rmsnorm call per row with the same
+   WEIGHT: the loop over a batch (gcc may inline the call here, as it
+   would in the user's file).  */
+void
+NAIVE (rmsnorm_rows) (float *o, float *x, float *weight, int rows, int size)
+{
+  for (int r = 0; r < rows; r++)
+    NAIVE (rmsnorm) (o + (long) r * size, x + (long) r * size, weight, size);
+}
+
+/* sqrt (sum (X[i]^2)) for N floats, summed in float.  */
+float
+NAIVE (nrm2_f32) (const float *x, int n)
+{
+  float ss = 0.0f;
+  for (int i = 0; i < n; i++)
+    ss += x[i] * x[i];
+  return sqrtf (ss);
+}
+
+/* sqrt (sum (X[i]^2)) for N doubles, summed in double.  */
+double
+NAIVE (nrm2_f64) (const double *x, int n)
+{
+  double ss = 0.0;
+  for (int i = 0; i < n; i++)
+    ss += x[i] * x[i];
+  return sqrt (ss);
+}
+
+/* Y[i] = expf (X[i]) - 1 for N floats.  */
+void
+NAIVE (expm1_f32) (float *y, const float *x, int n)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = expf (x[i]) - 1.0f;
+}
+
+/* Y[i] = logf (1 + X[i]) for N floats.  */
+void
+NAIVE (log1p_f32) (float *y, const float *x, int n)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = logf (1.0f + x[i]);
+}
+
+/* Y[i] = exp (X[i]) - 1 for N doubles.  */
+void
+NAIVE (expm1_f64) (double *y, const double *x, int n)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = exp (x[i]) - 1.0;
+}
+
+/* Y[i] = log (1 + X[i]) for N doubles.  */
+void
+NAIVE (log1p_f64) (double *y, const double *x, int n)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = log (1.0 + x[i]);
+}

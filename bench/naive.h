@@ -1,0 +1,29 @@
+/* naive.h: the loops users would otherwise write, as bench/naive.c
+   defines them once per build of that file (see there).
+
+   naive.c is compiled twice: with NAIVE_SUFFIX=o2 at -O2 and with
+   NAIVE_SUFFIX=fast at -O3 -ffast-math -march=native, so every function
+   below exists as naive_o2_<name> and naive_fast_<name>.  The signatures
+   are the users' ones (int sizes, non-const pointers as in llama2.c), not
+   the library's.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_BENCH_NAIVE_H
+#define NF_BENCH_NAIVE_H
+
+#define NAIVE_DECLARE(sfx)                                                     \
+  void naive_##sfx##_rmsnorm (float *o, float *x, float *weight, int size);    \
+  void naive_##sfx##_rmsnorm_rows (float *o, float *x, float *weight,          \
+				   int rows, int size);                        \
+  float naive_##sfx##_nrm2_f32 (const float *x, int n);                        \
+  double naive_##sfx##_nrm2_f64 (const double *x, int n);                      \
+  void naive_##sfx##_expm1_f32 (float *y, const float *x, int n);              \
+  void naive_##sfx##_log1p_f32 (float *y, const float *x, int n);              \
+  void naive_##sfx##_expm1_f64 (double *y, const double *x, int n);            \
+  void naive_##sfx##_log1p_f64 (double *y, const double *x, int n);
+
+NAIVE_DECLARE (o2)
+NAIVE_DECLARE (fast)
+
+#endif /* NF_BENCH_NAIVE_H */
