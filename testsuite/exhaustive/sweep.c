@@ -112,8 +112,13 @@ sweep32 (const char *name, kern32 *k, double (*refd) (double), mpfr_fn *f)
 	  float rf = (float) r;
 	  if (isnan (r) || isinf (rf) || rf == 0 || isnan (y[i]))
 	    {
-	      /* Specials, overflow and underflow: the correctly rounded
-		 float, exactly (sign included).  */
+	      /* Specials, overflow and underflow (a billion inputs: x >
+		 88.7 for expm1, x < -1 for log1p): the result must be the
+		 correctly rounded float, sign included.  The double
+		 reference rounded decides unless it disagrees; MPFR then.  */
+	      if ((isnan (rf) && isnan (y[i]))
+		  || (y[i] == rf && !!signbit (y[i]) == !!signbit (rf)))
+		continue;
 	      double cr = rounded (f, x[i], 24, -148, 128);
 	      if (!((isnan (cr) && isnan (y[i]))
 		    || (y[i] == (float) cr
@@ -147,7 +152,7 @@ sweep32 (const char *name, kern32 *k, double (*refd) (double), mpfr_fn *f)
 	      worst = (double) e, worst_x = x[i];
 	}
     }
-  printf ("%s_f32 (%s): all 2^32 inputs, max error %.6f ulp (x = %a), "
+  printf ("%s_f32 (%s): all 2^32 inputs, max error %.9f ulp (x = %a), "
 	  "%ld not correctly rounded, %ld failures\n",
 	  name, nf_runtime_isa (), worst, worst_x, notcr, bad);
   return bad;
@@ -218,6 +223,7 @@ int
 main (int argc, char **argv)
 {
   const char *what = argc > 1 ? argv[1] : "all";
+  setvbuf (stdout, NULL, _IOLBF, 0); /* Each result as it comes.  */
   if (strcmp (what, "isa") == 0)
     {
       puts (nf_runtime_isa ());
