@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-# expm1-coeffs.py: the polynomial coefficients of runtime/x86/expm1-*.c.
+# expm1-coeffs.py: the polynomial coefficients and tables of
+# runtime/x86/expm1-*.c (w64, which both ISAs share, is in
+# runtime/x86/expm1-consts.h; q16 and the table of 16 in expm1-avx512.c,
+# q8 and the table of 8 in expm1-avx2.c).
 #
 # The f64 kernels reduce x = k ln2 + r with |r| <= ln2/2 and need
 # expm1 (r) there; the f32 kernels reduce x = (16 k + j) ln2/16 + r with

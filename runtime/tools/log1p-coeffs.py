@@ -6,7 +6,8 @@
 # Copyright (c) 2026 The neuronfuse developers.
 #
 # Usage: python3 runtime/tools/log1p-coeffs.py   (needs python3-mpmath)
-# Prints C initialisers; the kernels hold a copy of the output.
+# Prints C initialisers; runtime/x86/log1p-consts.h, which both kernels
+# include, holds a copy of the output.
 #
 # Reduction (see the kernels' design comment): u = 2^k z with the bit
 # pattern of z in [OFF, OFF + 2^52), i.e. z in [0.6953125, 1.390625);

@@ -1,64 +1,23 @@
 /* expm1-avx2.c: y[i] = expm1(x[i]) with AVX2 and FMA, float and double.
 
    Built with -mavx2 -mfma (and -mf16c, unused): nothing here needs
-   AVX-512.  The f64 kernel is expm1-avx512.c's on 4 doubles per vector
-   (same constants, same results bit for bit); the f32 kernel uses a
-   table of 8 instead of 16 entries and one more polynomial term, since
-   AVX2 has no 64-bit variable permute.
+   AVX-512.  The algorithm, the error analysis and the limitations are
+   those of expm1-avx512.c (read its design comment first); this file
+   differs only where AVX2 lacks an instruction:
+   1. f64: the same kernel on 4 doubles per vector, with the same
+      constants (expm1-consts.h) and the same operations, so the same
+      results bit for bit; |x| < 2^-54 is picked out by a compare and a
+      blend instead of a mask register.
+   2. f32: AVX2 has no 64-bit variable permute, so the table has N = 8
+      entries instead of 16 (two 32-bit VPERMD look up its low and high
+      halves), |r| <= ln2/16, and q has degree 5 instead of 4: q's error
+      times r^2 is below 2^-56.5 (not 2^-55.0); the bound of the float
+      result, 0.5 ulp + 2^-23 ulp, is the same.
+   3. f32: x is clamped to [-40, 100] by a min and a max (no VRANGEPS);
+      below -40 the float result is -1 all the same.
+   4. Tails: VMASKMOVPS / VMASKMOVPD with lane masks loaded from a table.
    FP contraction: off (pragmas below); every fused multiply-add is an
-   explicit _mm256_fmadd_pd / _mm256_fnmadd_pd, because the error
-   analysis counts each rounding.  Round-to-nearest is assumed; nothing
-   else of the FP environment is used and errno is never set.
-
-   Algorithm (the classic exp reduction of Cody and Waite 1980 and the
-   table of Tang 1989; expm1's cancellation handled as Tang's 1992 expm1
-   paper does: keep 2^k - 1 exact and add the small parts last):
-   1. Clamp x to [-60, 710] (f32: [-40, 100], in float): below the
-      clamp expm1 rounds to -1, above it overflows, so the clamp changes
-      no result.  NaN and +-0 (f64: all |x| < 2^-54) are put back at
-      the end.
-   2. f64: k = nearest integer to x / ln2, by adding 0x1.8p52 (k lands
-      in the low mantissa bits); r = x - k ln2 with ln2 in two parts,
-      |r| <= ln2/2 + 2^-44.  x - k*LN2_HI by one FMA is exact (|x| >=
-      1/4 when k != 0: a multiple of 2^-54 below 1/2), r = rh + rl.
-      f32 (in double): m = nearest integer to x N / ln2 = N k + j,
-      0 <= j < N, r = x - m ln2/N by one FMA with ln2/N rounded to
-      double, |r| <= ln2/(2N), N = 8 (two vpermd look the table up).
-   3. f64: expm1(r) = rh + rh^2/2 + lo, lo = rh^3 w(rh) + rl (1 + rh),
-      w a degree-9 minimax polynomial.  f32: p = r + r^2 q(r), q of
-      degree 5.  runtime/tools/expm1-coeffs.py computes w, q and the
-      table.
-   4. expm1(x) = S expm1(r) + (S - 1), S = 2^k (f32: 2^k T_j, T_j =
-      2^(j/N) from a table), built from bits.
-      f32: one FMA, fma(S, p, S - 1), then one rounding to float.
-      f64, at half scale (H = S/2, so that H does not overflow for k =
-      1024, x in (709.44, 709.79]; y doubled at the end): H - 1/2 =
-      A + Ae (Knuth's two-sum), A + H rh = s + e exactly (Fast2Sum),
-      y/2 = s + (H rh (rh/2) + (H lo + (e + Ae))) with H rh exact: one
-      rounding of a term below 0.26 |y/2|, then the final addition.
-
-   Error analysis, f64: the sum added to s, S (rh^2/2 + lo) + e + Ae, is
-   below 0.26 |y| and rounded once, which costs at most 1/8 ulp (worst
-   for k = 1, |r| near ln2/2, where that sum is 0.107 and y 0.416);
-   the errors inside it (w's, below 2^-55.6, times |r|^3; lo's and S lo's
-   roundings) add up to below 0.08 ulp there; rl's truncation is below
-   2^-100.  So 0.5 + 0.21 ulp at worst; measured against MPFR: 0.702
-   ulp over 10^7 inputs spread over the whole range (x =
-   0x1.641f566081165p-2: 0.125 + 0.077 ulp as just said), 0.708 over
-   2 10^6 inputs in [0.34, 1.04] (k = 1), 0.60 for k = -1.
-   f32: relative error of the double result below 2^-47: q's error times
-   r^2 is below 2^-56.5, T_j's rounding (2^-53) is amplified at most 24
-   times by the cancellation in S - 1 (j = 1, k = 0 or j = N - 1, k =
-   -1), r's error (m times that of ln2/N, below 2^-48 relative to the
-   result, largest for large x) and the roundings of p and of the FMA.
-   The float result is thus within 0.5 ulp + 2^-23 ulp of exact; the
-   exhaustive sweep found no input further than 0.5 + 2^-25 ulp from
-   glibc's double expm1 (itself within about 2^-29 ulp of exact).
-
-   Limitations: do not build with -ffast-math or -fassociative-math: the
-   two-sums need the written evaluation order.  Subnormal results cannot
-   occur (expm1 >= -1); sNaN comes back quiet.  Tails use masked loads and
-   stores; the kernels read and write only x[0..n-1] and y[0..n-1].
+   explicit _mm256_fmadd_pd / _mm256_fnmadd_pd.
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
@@ -74,34 +33,12 @@
 #include <stdint.h>
 
 #include "../kernels.h"
-
-/* Rounding constant: x + 0x1.8p52 rounds x to an integer held in the
-   low mantissa bits, also for negative x.  */
-#define SHIFT 0x1.8p52
-#define INV_LN2 0x1.71547652b82fep+0
-/* ln2 = LN2_HI + LN2_LO + O(2^-110): the double nearest ln2 and the
-   double nearest the rest.  */
-#define LN2_HI 0x1.62e42fefa39efp-1
-#define LN2_LO 0x1.abc9e3b39803fp-56
-
-/* w(r) = (expm1(r) - r - r^2/2) / r^3, degree 9 minimax on [-0.3466,
-   0.3466]; max |error| of these rounded coefficients 2^-55.6, times
-   |r|^3: 2^-60.4 (runtime/tools/expm1-coeffs.py).  */
-#define W64_C0 0x1.5555555555556p-3
-#define W64_C1 0x1.5555555555556p-5
-#define W64_C2 0x1.11111111109b3p-7
-#define W64_C3 0x1.6c16c16c15dc7p-10
-#define W64_C4 0x1.a01a01a7c3efdp-13
-#define W64_C5 0x1.a01a01a936183p-16
-#define W64_C6 0x1.71de0daf22f61p-19
-#define W64_C7 0x1.27e4d4d43d2ffp-22
-#define W64_C8 0x1.af38a7d02b3b2p-26
-#define W64_C9 0x1.1f7f272a4c1d8p-29
+#include "expm1-consts.h"
 
 /* For the f32 kernels: ln2/8 rounded to double (LN2_HI / 8), and q(r) =
    (expm1(r) - r) / r^2, degree 5 minimax on [-0.0434, 0.0434] (|r| <= ln2/16 =
    0.043322 plus rounding); max |error| of these rounded coefficients 2^-47.4,
-   times r^2: 2^-56.5 (same script).  */
+   times r^2: 2^-56.5 (runtime/tools/expm1-coeffs.py).  */
 #define INV_LN2_8 0x1.71547652b82fep+3
 #define LN2_8 0x1.62e42fefa39efp-4
 #define Q8_C0 0x1.000000000002fp-1

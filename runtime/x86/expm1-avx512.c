@@ -24,7 +24,8 @@
    3. f64: expm1(r) = rh + rh^2/2 + lo, lo = rh^3 w(rh) + rl (1 + rh),
       w a degree-9 minimax polynomial.  f32: p = r + r^2 q(r), q of
       degree 4.  runtime/tools/expm1-coeffs.py computes w, q and the
-      table.
+      table; w's coefficients and the ln2 splits, which expm1-avx2.c
+      shares, are in expm1-consts.h.
    4. expm1(x) = S expm1(r) + (S - 1), S = 2^k (f32: 2^k T_j, T_j =
       2^(j/N) from a table), built from bits.
       f32: one FMA, fma(S, p, S - 1), then one rounding to float.
@@ -71,34 +72,12 @@
 #include <stdint.h>
 
 #include "../kernels.h"
-
-/* Rounding constant: x + 0x1.8p52 rounds x to an integer held in the
-   low mantissa bits, also for negative x.  */
-#define SHIFT 0x1.8p52
-#define INV_LN2 0x1.71547652b82fep+0
-/* ln2 = LN2_HI + LN2_LO + O(2^-110): the double nearest ln2 and the
-   double nearest the rest.  */
-#define LN2_HI 0x1.62e42fefa39efp-1
-#define LN2_LO 0x1.abc9e3b39803fp-56
-
-/* w(r) = (expm1(r) - r - r^2/2) / r^3, degree 9 minimax on [-0.3466,
-   0.3466]; max |error| of these rounded coefficients 2^-55.6, times
-   |r|^3: 2^-60.4 (runtime/tools/expm1-coeffs.py).  */
-#define W64_C0 0x1.5555555555556p-3
-#define W64_C1 0x1.5555555555556p-5
-#define W64_C2 0x1.11111111109b3p-7
-#define W64_C3 0x1.6c16c16c15dc7p-10
-#define W64_C4 0x1.a01a01a7c3efdp-13
-#define W64_C5 0x1.a01a01a936183p-16
-#define W64_C6 0x1.71de0daf22f61p-19
-#define W64_C7 0x1.27e4d4d43d2ffp-22
-#define W64_C8 0x1.af38a7d02b3b2p-26
-#define W64_C9 0x1.1f7f272a4c1d8p-29
+#include "expm1-consts.h"
 
 /* For the f32 kernels: ln2/16 rounded to double (LN2_HI / 16), and q(r) =
    (expm1(r) - r) / r^2, degree 4 minimax on [-0.0217, 0.0217] (|r| <= ln2/32 =
    0.021661 plus rounding); max |error| of these rounded coefficients 2^-43.9,
-   times r^2: 2^-55.0 (same script).  */
+   times r^2: 2^-55.0 (runtime/tools/expm1-coeffs.py).  */
 #define INV_LN2_16 0x1.71547652b82fep+4
 #define LN2_16 0x1.62e42fefa39efp-5
 #define Q16_C0 0x1.0000000000001p-1
