@@ -534,44 +534,47 @@ bench_rmsnorm_big (int reps)
 	   v[0].med, 0, 0, rows2_ok);
 }
 
-/* An elementwise f32 workload: kernel K against the loops O2 and FAST,
-   GOAL times faster than O2.  Each fills YF with one call's result; K's
-   and FAST's are checked against O2's before timing.  */
-static void
-bench_elementwise_f32 (const char *workload, const char *name, void (*k) (void),
-		       void (*o2) (void), void (*fast) (void), double goal,
-		       int reps)
+/* The result buffers of the elementwise workloads of one type, and how
+   close to the -O2 loop's result the kernel's (RTOL) and the fast loop's
+   (FAST_RTOL) must be, both with ATOL.  */
+struct elementwise
 {
-  o2 ();
-  memcpy (reff, yf, sizeof yf);
-  poison (yf, sizeof yf);
-  fast ();
-  int fast_ok = close_f32 (workload, yf, reff, N, 1e-3, 1e-6);
-  poison (yf, sizeof yf);
-  k ();
-  int ok = close_f32 (name, yf, reff, N, 1e-5, 1e-6);
-  struct variant v[] = { { "kernel", k, 0, { 0 }, 0 },
-			 { "-O2", o2, 0, { 0 }, 0 },
-			 { "fast", fast, 0, { 0 }, 0 } };
-  time_group (v, 3, reps, SAMPLE_NS);
-  add_row (workload, v[0].med, "loop -O2", v[1].med, N, goal, ok);
-  add_row (workload, v[0].med, "loop fast", v[2].med, N, 0, ok && fast_ok);
+  int f64;	 /* Doubles (close_f64), else floats (close_f32).  */
+  void *y, *ref; /* Where each call writes its result; the -O2 copy.  */
+  size_t bytes;	 /* Of each.  */
+  double rtol, fast_rtol, atol;
+};
+
+static const struct elementwise ew_f32
+  = { 0, yf, reff, sizeof yf, 1e-5, 1e-3, 1e-6 };
+static const struct elementwise ew_f64
+  = { 1, yd, refd, sizeof yd, 1e-12, 1e-9, 1e-15 };
+
+/* Return whether E's result agrees with the -O2 loop's within RTOL and
+   E's ATOL; print the first disagreement under NAME.  */
+static int
+close_ew (const struct elementwise *e, const char *name, double rtol)
+{
+  return e->f64 ? close_f64 (name, e->y, e->ref, N, rtol, e->atol)
+		: close_f32 (name, e->y, e->ref, N, rtol, e->atol);
 }
 
-/* As bench_elementwise_f32, for doubles (results in YD).  */
+/* An elementwise workload of E's type: kernel K against the loops O2 and
+   FAST, GOAL times faster than O2.  Each fills E->y with one call's
+   result; K's and FAST's are checked against O2's before timing.  */
 static void
-bench_elementwise_f64 (const char *workload, const char *name, void (*k) (void),
-		       void (*o2) (void), void (*fast) (void), double goal,
-		       int reps)
+bench_elementwise (const struct elementwise *e, const char *workload,
+		   const char *name, void (*k) (void), void (*o2) (void),
+		   void (*fast) (void), double goal, int reps)
 {
   o2 ();
-  memcpy (refd, yd, sizeof yd);
-  poison (yd, sizeof yd);
+  memcpy (e->ref, e->y, e->bytes);
+  poison (e->y, e->bytes);
   fast ();
-  int fast_ok = close_f64 (workload, yd, refd, N, 1e-9, 1e-15);
-  poison (yd, sizeof yd);
+  int fast_ok = close_ew (e, workload, e->fast_rtol);
+  poison (e->y, e->bytes);
   k ();
-  int ok = close_f64 (name, yd, refd, N, 1e-12, 1e-15);
+  int ok = close_ew (e, name, e->rtol);
   struct variant v[] = { { "kernel", k, 0, { 0 }, 0 },
 			 { "-O2", o2, 0, { 0 }, 0 },
 			 { "fast", fast, 0, { 0 }, 0 } };
@@ -722,18 +725,18 @@ main (int argc, char **argv)
   bench_rmsnorm_big (memory_reps);
   free (big_x);
   free (big_y);
-  bench_elementwise_f32 ("expm1 f32, 4096 (cache), expf(x)-1", "nf_expm1_f32",
-			 k_expm1_f32, o2_expm1_f32, fast_expm1_f32, 5,
-			 cache_reps);
-  bench_elementwise_f32 ("log1p f32, 4096 (cache), logf(1+x)", "nf_log1p_f32",
-			 k_log1p_f32, o2_log1p_f32, fast_log1p_f32, 5,
-			 cache_reps);
-  bench_elementwise_f64 ("expm1 f64, 4096 (cache), exp(x)-1", "nf_expm1_f64",
-			 k_expm1_f64, o2_expm1_f64, fast_expm1_f64, 3,
-			 cache_reps);
-  bench_elementwise_f64 ("log1p f64, 4096 (cache), log(1+x)", "nf_log1p_f64",
-			 k_log1p_f64, o2_log1p_f64, fast_log1p_f64, 3,
-			 cache_reps);
+  bench_elementwise (&ew_f32, "expm1 f32, 4096 (cache), expf(x)-1",
+		     "nf_expm1_f32", k_expm1_f32, o2_expm1_f32, fast_expm1_f32,
+		     5, cache_reps);
+  bench_elementwise (&ew_f32, "log1p f32, 4096 (cache), logf(1+x)",
+		     "nf_log1p_f32", k_log1p_f32, o2_log1p_f32, fast_log1p_f32,
+		     5, cache_reps);
+  bench_elementwise (&ew_f64, "expm1 f64, 4096 (cache), exp(x)-1",
+		     "nf_expm1_f64", k_expm1_f64, o2_expm1_f64, fast_expm1_f64,
+		     3, cache_reps);
+  bench_elementwise (&ew_f64, "log1p f64, 4096 (cache), log(1+x)",
+		     "nf_log1p_f64", k_log1p_f64, o2_log1p_f64, fast_log1p_f64,
+		     3, cache_reps);
   bench_nrm2 (cache_reps);
 
   print_table ();
