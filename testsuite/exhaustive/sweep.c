@@ -23,6 +23,8 @@
 
 #include <neuronfuse.h>
 
+#include "../lib/nf-ulps.h"
+
 #include <math.h>
 #include <mpfr.h>
 #include <stdint.h>
@@ -70,24 +72,6 @@ rounded (mpfr_fn *f, double x, int prec, int emin, int emax)
   return r;
 }
 
-/* Distance of GOT from REF in ulps of the format of MANT bits whose
-   normal exponents start at EMIN (frexp's convention).  */
-static long double
-ulps (long double got, long double ref, int mant, int emin)
-{
-  int e;
-  if (isnan (got) || isnan (ref))
-    return isnan (got) && isnan (ref) ? 0 : INFINITY;
-  if (got == ref)
-    return 0;
-  if (isinf (got) || isinf (ref))
-    return INFINITY;
-  frexpl (ref, &e);
-  if (ref == 0 || e < emin)
-    e = emin;
-  return fabsl (got - ref) / ldexpl (1.0L, e - mant);
-}
-
 /* Sweep all floats through K; REFD is the double function, F MPFR's.
    Returns the number of failures.  */
 static long
@@ -131,12 +115,12 @@ sweep32 (const char *name, kern32 *k, double (*refd) (double), mpfr_fn *f)
 		}
 	      continue;
 	    }
-	  long double e = ulps (y[i], r, 24, -125);
+	  long double e = nf_ulps (y[i], r, 24, -125);
 	  if (e > 0.5L - 0x1p-24L || y[i] != rf)
 	    {
 	      /* Near the bound or not the double reference rounded:
 		 decide with the exact value.  */
-	      e = ulps (y[i], exact (f, x[i]), 24, -125);
+	      e = nf_ulps (y[i], exact (f, x[i]), 24, -125);
 	      if (y[i] != (float) rounded (f, x[i], 24, -148, 128))
 		notcr++;
 	    }
@@ -200,7 +184,7 @@ random64 (const char *name, kern64 *k, mpfr_fn *f, int log1p_domain)
 	      ? 0
 	      : INFINITY;
       else
-	e = ulps (y[i], exact (f, x[i]), 53, -1021);
+	e = nf_ulps (y[i], exact (f, x[i]), 53, -1021);
       if (e > 1)
 	{
 	  bad++;

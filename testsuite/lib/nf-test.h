@@ -5,6 +5,7 @@
 #define NF_TEST_H
 
 #include "nf-check.h"
+#include "nf-ulps.h"
 
 #include <float.h>
 #include <math.h>
@@ -13,33 +14,6 @@
 #ifndef NF_PLUGIN
 #error "build through the testsuite: it defines NF_PLUGIN to 0 or 1"
 #endif
-
-/* Distance of GOT from the exact REF in ulps of a binary format with MANT
-   significand bits whose normal exponents start at EMIN (frexp's
-   convention); subnormal results count in the smallest ulp.  NaN against
-   NaN and equal infinities are 0; anything else against a NaN or an
-   infinity is infinite.  */
-static long double
-nf_ulps (long double got, long double ref, int mant, int emin)
-{
-  int e;
-
-  if (isnan (got) || isnan (ref))
-    return isnan (got) && isnan (ref) ? 0 : INFINITY;
-  if (got == ref)
-    return 0;
-  if (isinf (got) || isinf (ref))
-    return INFINITY;
-  frexpl (ref, &e);
-  if (ref == 0 || e < emin)
-    e = emin;
-  return fabsl (got - ref) / ldexpl (1.0L, e - mant);
-}
-
-#define NF_ULPS_F(got, ref) nf_ulps ((got), (ref), 24, -125)
-#define NF_ULPS_D(got, ref) nf_ulps ((got), (ref), 53, -1021)
-#define NF_ULPS_LD(got, ref) nf_ulps ((got), (ref), 64, -16381)
-#define NF_ULPS_H(got, ref) nf_ulps ((got), (ref), 11, -13) /* _Float16 */
 
 /* Check one result of a rewritten expression.  GOT: what the test's
    function returned; ORIG: the original expression evaluated through a
