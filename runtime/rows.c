@@ -4,11 +4,14 @@
    Each thread takes whole rows in static chunks (as ggml does): a row is
    at most a few microseconds of work, and splitting one would need a
    second reduction.  Small batches stay on the calling thread, because
-   starting an OpenMP region costs about 1.1 us on the 2-core machine we
-   measure on (bench/), as much as 3 to 10 rows of 4096 floats.  When the
-   output is too big to stay cached, the rows are written with
-   non-temporal stores: they skip the read-for-ownership of each line,
-   a third of the traffic of a row pass (bench/RESULTS.md).
+   starting an OpenMP region costs about 1.1 us on a 2-core machine
+   (notes/runtime-facts.md 5.4), as much as 3 to 10 rows of 4096 floats.
+   When the output is too big to stay cached, the rows are written with
+   non-temporal stores: they skip the read-for-ownership of each line, a
+   third of a row pass's traffic where the memory system charges for it
+   (1.4x on a Sapphire Rapids guest, runtime-facts 5.3; no change on the
+   Zen 5 guest of bench/RESULTS.md, where plain stores already reach 0.75
+   of memcpy).
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
@@ -21,9 +24,9 @@
 #define NF_ROWS_OMP_MIN ((size_t) 1 << 17)
 
 /* From this many bytes of output up, rows are streamed past the caches:
-   twice the 2 MiB L2 of a core on the machine we measure on, and below
-   the L3 of any current x86 server, so an output that could be reread
-   from cache is not streamed.  */
+   two to four times the L2 of a core of current x86 servers (1 or 2 MiB)
+   and below their L3, so an output that could be reread from cache is not
+   streamed.  */
 #define NF_ROWS_STREAM_MIN ((size_t) 4 << 20)
 
 void
