@@ -1,0 +1,235 @@
+/* ast-ir.c: libclang expressions to the region IR (see ast-ir.h).
+
+   As plugin/to-ir.cc does for GIMPLE, this expands exactly what the
+   lower/ matchers look at and makes everything else a region parameter:
+
+     (double) expf (x) - 1        param x
+			     =>   exp x ; convert f64 ; const 1.0
+				  sub                 (anchor)
+
+   Source-level differences from GIMPLE, and how they are bridged:
+   - Parentheses and conversions that keep the element type (lvalue to
+     rvalue) do not exist in GIMPLE: they are skipped.
+   - Constants: 1, 1.0f, -1, (double) 1 are folded to one CONST of the
+     expression's type, as the C front end of GCC folds them.
+   - An SSA name defined elsewhere is, in C, a local variable read:
+     `double e = exp (x); ... e - 1`.  A variable stands for its
+     initializer when it is a non-volatile automatic of floating type,
+     never written after its declaration nor addressed (ast.h); each
+     variable is one value, and when the function reads it more often
+     than the region does, it escapes (the matchers' single-use guards
+     see it, as with an SSA name's other uses).
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ast-ir.h"
+
+bool
+nf_ast_region_init (struct nf_ast_region *g, const char *function,
+		    const nf_vars *vars)
+{
+  memset (g, 0, sizeof *g);
+  g->vars = vars;
+  g->r = nf_region_new (function);
+  return g->r != NULL;
+}
+
+void
+nf_ast_region_fini (struct nf_ast_region *g)
+{
+  nf_region_free (g->r);
+  g->r = NULL;
+}
+
+CXCursor
+nf_ast_value_cursor (const struct nf_ast_region *g, nf_value v)
+{
+  return v >= 0 && v < g->n ? g->cursors[v] : clang_getNullCursor ();
+}
+
+/* Record that value V stands for C, read through VAR (or NULL); returns
+   V.  */
+static nf_value
+nf_note (struct nf_ast_region *g, nf_value v, CXCursor c, const nf_var *var)
+{
+  if (v >= 0 && v < NF_AST_MAX)
+    {
+      g->cursors[v] = c;
+      g->via[v] = var;
+      if (v >= g->n)
+	{
+	  for (int i = g->n; i < v; i++)
+	    g->cursors[i] = clang_getNullCursor ();
+	  g->n = v + 1;
+	}
+    }
+  return v;
+}
+
+/* The value already built for the variable VAR, or NF_NO_VALUE.  */
+static nf_value
+nf_lookup_var (const struct nf_ast_region *g, const nf_var *var)
+{
+  for (int i = 0; var && i < g->n; i++)
+    if (g->via[i] == var)
+      return i;
+  return NF_NO_VALUE;
+}
+
+/* C as a leaf: a constant, or a parameter named like the variable (or
+   the expression's text).  */
+static nf_value
+nf_leaf (struct nf_ast_region *g, CXCursor c)
+{
+  nf_type type = nf_scalar_type (nf_ast_elem (clang_getCursorType (c)));
+  double v;
+  if (nf_ast_const (c, &v))
+    return nf_note (g, nf_const (g->r, type, v), c, NULL);
+  CXCursor s = nf_ast_strip_noop (c);
+  const nf_var *var = NULL;
+  if (clang_getCursorKind (s) == CXCursor_DeclRefExpr)
+    {
+      var = nf_vars_find (g->vars, clang_getCursorReferenced (s));
+      nf_value old = nf_lookup_var (g, var);
+      if (old != NF_NO_VALUE)
+	return old;
+    }
+  CXString name = clang_getCursorSpelling (s);
+  const char *text = clang_getCString (name);
+  nf_value p = nf_param (g->r, text && *text ? text : "_", type, false);
+  clang_disposeString (name);
+  return nf_note (g, p, c, var);
+}
+
+/* Where the value of C is defined: C itself, or the initializer of the
+   variable C reads (then *VAR is set).  */
+static CXCursor
+nf_def (const struct nf_ast_region *g, CXCursor c, const nf_var **var)
+{
+  CXCursor init;
+  *var = nf_ast_ssa_var (g->vars, c, &init);
+  return *var ? nf_ast_strip_noop (init) : nf_ast_strip_noop (c);
+}
+
+/* Whether C is defined by an exp call.  */
+static bool
+nf_def_exp_call (const struct nf_ast_region *g, CXCursor c)
+{
+  const nf_var *var;
+  CXCursor d = nf_def (g, c, &var), callee, arg;
+  return nf_ast_math_call (d, nf_exp_names, 6, &callee, &arg) >= 0;
+}
+
+/* Whether C is defined by a floating conversion; *INNER its operand.  */
+static bool
+nf_def_float_convert (const struct nf_ast_region *g, CXCursor c,
+		      CXCursor *inner)
+{
+  const nf_var *var;
+  return nf_ast_float_convert (nf_def (g, c, &var), inner);
+}
+
+/* C expanded through floating conversions to an exp call, else a
+   leaf.  */
+static nf_value
+nf_exp_operand (struct nf_ast_region *g, CXCursor c)
+{
+  const nf_var *var;
+  CXCursor d = nf_def (g, c, &var), inner, inner2, callee, arg;
+  nf_value old = nf_lookup_var (g, var);
+  if (old != NF_NO_VALUE)
+    return old;
+  if (nf_ast_float_convert (d, &inner)
+      && (nf_def_float_convert (g, inner, &inner2)
+	  || nf_def_exp_call (g, inner)))
+    {
+      nf_value in = nf_exp_operand (g, inner);
+      return nf_note (
+	g, nf_convert (g->r, in, nf_ast_elem (clang_getCursorType (d))), d,
+	var);
+    }
+  if (nf_ast_math_call (d, nf_exp_names, 6, &callee, &arg) >= 0)
+    return nf_note (g, nf_unary (g->r, NF_OP_EXP, nf_leaf (g, arg)), d, var);
+  return nf_leaf (g, c);
+}
+
+/* Mark escaping every variable read whose function reads it more often
+   than the region does.  */
+static void
+nf_var_uses (struct nf_ast_region *g)
+{
+  for (int i = 0; i < g->n; i++)
+    if (g->via[i] && nf_op (g->r, i) != NF_OP_PARAM
+	&& g->via[i]->n_refs > nf_value_n_uses (g->r, i))
+      nf_value_set_escapes (g->r, i);
+}
+
+nf_value
+nf_ast_expm1 (struct nf_ast_region *g, CXCursor c)
+{
+  enum CXBinaryOperatorKind op = nf_ast_binop (c);
+  CXCursor kids[2];
+  if ((op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
+      || !nf_elem_is_float (nf_ast_elem (clang_getCursorType (c)))
+      || nf_ast_children (c, kids, 2) != 2)
+    return NF_NO_VALUE;
+  nf_value a = nf_exp_operand (g, kids[0]);
+  nf_value b = nf_exp_operand (g, kids[1]);
+  nf_value v = nf_note (
+    g,
+    nf_binary (g->r, op == CXBinaryOperator_Add ? NF_OP_ADD : NF_OP_SUB, a, b),
+    c, NULL);
+  nf_var_uses (g);
+  nf_value_set_escapes (g->r, v); /* The result leaves the region.  */
+  return v;
+}
+
+/* C expanded through floating conversions to one addition or
+   subtraction of leaves, else a leaf.  */
+static nf_value
+nf_log_operand (struct nf_ast_region *g, CXCursor c)
+{
+  const nf_var *var;
+  CXCursor d = nf_def (g, c, &var), inner, kids[2];
+  nf_value old = nf_lookup_var (g, var);
+  if (old != NF_NO_VALUE)
+    return old;
+  if (nf_ast_float_convert (d, &inner))
+    {
+      nf_value in = nf_log_operand (g, inner);
+      return nf_note (
+	g, nf_convert (g->r, in, nf_ast_elem (clang_getCursorType (d))), d,
+	var);
+    }
+  enum CXBinaryOperatorKind op = nf_ast_binop (d);
+  if ((op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub)
+      && nf_elem_is_float (nf_ast_elem (clang_getCursorType (d)))
+      && nf_ast_children (d, kids, 2) == 2)
+    {
+      nf_value a = nf_leaf (g, kids[0]);
+      nf_value b = nf_leaf (g, kids[1]);
+      return nf_note (
+	g,
+	nf_binary (g->r, op == CXBinaryOperator_Add ? NF_OP_ADD : NF_OP_SUB, a,
+		   b),
+	d, var);
+    }
+  return nf_leaf (g, c);
+}
+
+nf_value
+nf_ast_log1p (struct nf_ast_region *g, CXCursor call)
+{
+  CXCursor callee, arg;
+  if (nf_ast_math_call (call, nf_log_names, 6, &callee, &arg) < 0
+      || !nf_elem_is_float (nf_ast_elem (clang_getCursorType (call))))
+    return NF_NO_VALUE;
+  nf_value a = nf_log_operand (g, arg);
+  nf_value v = nf_note (g, nf_unary (g->r, NF_OP_LOG, a), call, NULL);
+  nf_var_uses (g);
+  nf_value_set_escapes (g->r, v); /* The result leaves the region.  */
+  return v;
+}

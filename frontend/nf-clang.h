@@ -1,0 +1,56 @@
+/* nf-clang.h: the state one run of neuronfuse-clang shares between its
+   passes: the options, the input buffer, the translation unit, the edits
+   and the report.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_CLANG_H
+#define NF_CLANG_H
+
+#include <clang-c/Index.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "parse.h"
+#include "report.h"
+#include "rewrite.h"
+
+typedef struct nf_tool
+{
+  /* Options.  */
+  const char *input;	/* IN.c as given.  */
+  const char *dump_dir; /* --dump-hlo=DIR, or NULL.  */
+  unsigned kinds;	/* --kinds=LIST: mask of enum nf_kind.  */
+  bool signed_zeros;	/* No -fno-signed-zeros/-ffast-math there.  */
+  bool math_errno;	/* No -fno-math-errno/-ffast-math in the
+			   clang arguments.  */
+
+  /* The input.  */
+  const char *buf; /* Its bytes, as read.  */
+  size_t len;
+  CXTranslationUnit tu;
+  nf_range *macros; /* Macro expansions in the main file.  */
+  size_t n_macros;
+
+  /* Results.  */
+  nf_edits *edits;
+  nf_report *report;
+  bool needs_runtime; /* A call into libneuronfuse was emitted:
+			 add #include <neuronfuse.h>.  */
+  int dump_error;     /* errno of the first failed dump, or 0.  */
+} nf_tool;
+
+/* Whether [BEGIN, END) overlaps a macro expansion of the main file.  */
+bool nf_tool_in_macro (const nf_tool *t, size_t begin, size_t end);
+
+/* Find, rewrite and record the scalar idioms (Expm1, Log1p) of every
+   function defined in the main file (scalar.c).  Returns 0, or -1 when
+   out of memory.  */
+int nf_scalar_run (nf_tool *t);
+
+/* Find, rewrite and record the loop idioms (RMSNorm, MulRedSqrt) of
+   every function defined in the main file (loop.c).  Returns 0, or -1
+   when out of memory.  */
+int nf_loop_run (nf_tool *t);
+
+#endif /* NF_CLANG_H */

@@ -1,0 +1,379 @@
+/* scalar.c: exp (x) - 1 -> expm1 (x) and log (1 + x) -> log1p (x) in
+   the source, the libclang twin of plugin/scalar.cc.
+
+   For every function defined in the main file, every floating A +- B
+   is an Expm1 candidate and every call of log/logf/logl (and their
+   __builtin_ forms) a Log1p candidate.  ast-ir.c builds the region IR
+   around the anchor, lower/'s matcher decides (the same matcher as the
+   plugin's, so the shape and the guards are the same), and the match is
+   mapped back to source ranges:
+
+     exp (x) - 1.0          ->  expm1 (x) + 0.0
+     1 - exp (x)            ->  0 - expm1 (x)
+     -1.0f + expf (x)       ->  0.0f + expm1f (x)
+     log (1 + x)            ->  (log1p (x) + 0.0)
+     double t = 1 + x;      ->  double t = x;
+     ... log (t) ...        ->  ... (log1p (t) + 0.0) ...
+
+   The "+ 0.0" keeps the sign of a zero result as the original had it
+   (exp (-0.0) - 1 is +0.0, expm1 (-0.0) is -0.0), as the plugin's does;
+   a compiler drops it under -fno-signed-zeros.  Replacing the constant
+   by 0 of the same type and the operator - by + leaves the precedence of
+   the expression as written, so no parentheses are needed there; the
+   log1p call gets them.  Only the callee's name, the constant, the
+   operator and the argument change: comments and layout around them
+   stay.
+
+   Refused (reported as missed): a region that touches a macro expansion
+   (its text is not the code), or whose edits overlap an earlier
+   region's (log (exp (x) - 1 + 1) is one or the other).
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast-ir.h"
+#include "kinds.h"
+#include "match.h"
+#include "nf-clang.h"
+#include "record.h"
+
+/* The function being scanned.  */
+struct nf_scan
+{
+  nf_tool *t;
+  const char *function;
+  nf_vars vars;
+  int oom;
+};
+
+/* A report entry of a scalar region, with the storage its strings
+   need.  */
+struct nf_scalar_entry
+{
+  nf_region_desc d;
+  char in[64], out[64];
+  const char *ins[1], *outs[1];
+};
+
+/* The source text of C in BUF (SIZE bytes), cut short if longer.  */
+static const char *
+nf_text (const nf_tool *t, CXCursor c, char *buf, size_t size)
+{
+  size_t b = nf_ast_begin (c), e = nf_ast_end (c);
+  size_t n = e > b && e <= t->len ? e - b : 0;
+  if (n >= size)
+    n = size - 1;
+  memcpy (buf, t->buf + b, n);
+  buf[n] = '\0';
+  for (char *p = buf; *p; p++)
+    if (*p == '\n' || *p == '\t')
+      *p = ' ';
+  return buf;
+}
+
+/* Fill E for a region of KIND calling CALLEE on data of ELEM, reading IN
+   and computing OUT, with N_NOTES of NOTES.  */
+static void
+nf_scalar_entry_init (const nf_tool *t, struct nf_scalar_entry *e,
+		      enum nf_kind kind, const char *callee, enum nf_elem elem,
+		      CXCursor in, CXCursor out, const char *const *notes,
+		      size_t n_notes)
+{
+  memset (e, 0, sizeof *e);
+  e->ins[0] = nf_text (t, in, e->in, sizeof e->in);
+  e->outs[0] = nf_text (t, out, e->out, sizeof e->out);
+  e->d.kind = nf_kind_name (kind);
+  e->d.callee = callee;
+  e->d.dtype = nf_elem_name (elem);
+  e->d.accum_dtype = e->d.dtype;
+  e->d.live_ins = e->ins;
+  e->d.n_live_ins = 1;
+  e->d.live_outs = e->outs;
+  e->d.n_live_outs = 1;
+  e->d.flops = 2; /* One transcendental and one add.  */
+  e->d.bytes = 0; /* Registers only.  */
+  e->d.notes = notes;
+  e->d.n_notes = n_notes;
+}
+
+/* The first member of M's cluster with opcode OP, or NF_NO_VALUE.  */
+static nf_value
+nf_cluster_find (const nf_match *m, enum nf_opcode op)
+{
+  const nf_region *r = nf_cluster_region (m->cluster);
+  for (int i = 0; i < nf_cluster_size (m->cluster); i++)
+    if (nf_op (r, nf_cluster_op (m->cluster, i)) == op)
+      return nf_cluster_op (m->cluster, i);
+  return NF_NO_VALUE;
+}
+
+/* A zero literal of the floating type ELEM.  */
+static const char *
+nf_zero (enum nf_elem elem)
+{
+  switch (elem)
+    {
+    case NF_ELEM_F32:
+      return "0.0f";
+    case NF_ELEM_F64:
+      return "0.0";
+    case NF_ELEM_F80:
+      return "0.0L";
+    default:
+      return "0";
+    }
+}
+
+/* The line and column of the start of C.  */
+static void
+nf_start_loc (CXCursor c, unsigned *line, unsigned *column)
+{
+  clang_getExpansionLocation (clang_getRangeStart (clang_getCursorExtent (c)),
+			      NULL, line, column, NULL);
+}
+
+/* Whether the cursors C[0..N) are all written in the main file, outside
+   macro expansions.  */
+static bool
+nf_plain_code (const nf_tool *t, const CXCursor *c, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (!nf_ast_in_main_file (c[i])
+	|| nf_tool_in_macro (t, nf_ast_begin (c[i]), nf_ast_end (c[i])))
+      return false;
+  return true;
+}
+
+/* Add the edit renaming the function CALLEE refers to, spelled FROM in
+   the source, to TO; refuse the group when the text there is not
+   FROM.  */
+static void
+nf_rename (nf_tool *t, CXCursor callee, const char *from, const char *to)
+{
+  size_t b = nf_ast_begin (callee), e = nf_ast_end (callee);
+  if (e < b || e - b != strlen (from) || memcmp (t->buf + b, from, e - b))
+    nf_edits_refuse (t->edits);
+  else
+    nf_edits_add (t->edits, b, e, to);
+}
+
+static const char *const nf_expm1_notes[]
+  = { "more accurate, not bit-identical: expm1 stays accurate (about 1 ulp) "
+      "where exp (x) - 1 loses all digits for |x| near 0",
+      "errno: where exp (x) underflowed (x < about -745 in double, -104 in "
+      "float) and set ERANGE, expm1 (x) returns -1 and leaves errno alone" };
+
+static const char *const nf_log1p_notes[]
+  = { "more accurate, not bit-identical: log1p stays accurate (about 1 ulp) "
+      "where log (1 + x) loses all digits for |x| near 0" };
+
+/* If the floating A +- B at C is an Expm1 candidate, rewrite it or
+   record why not.  Returns 0, or -1 when out of memory.  */
+static int
+nf_try_expm1 (struct nf_scan *s, CXCursor c)
+{
+  nf_tool *t = s->t;
+  struct nf_ast_region g;
+  nf_match m;
+  size_t op_off;
+  unsigned line, column;
+
+  if (!nf_ast_region_init (&g, s->function, &s->vars))
+    return -1;
+  nf_value anchor = nf_ast_expm1 (&g, c);
+  bool ok = anchor != NF_NO_VALUE && nf_match_expm1 (g.r, anchor, &m);
+  /* Without an operator token (inside a macro), the expression's start:
+     the region is refused below anyway.  */
+  if (anchor != NF_NO_VALUE
+      && !nf_ast_operator_loc (t->tu, c, &op_off, &line, &column))
+    {
+      op_off = nf_ast_begin (c);
+      nf_start_loc (c, &line, &column);
+    }
+  if (anchor == NF_NO_VALUE)
+    {
+      if (ok)
+	nf_match_release (&m);
+      nf_ast_region_fini (&g);
+      return 0;
+    }
+  if (!ok)
+    {
+      if (m.reason)
+	nf_record_missed (t, NF_KIND_EXPM1, s->function, line, column,
+			  m.reason);
+      nf_ast_region_fini (&g);
+      return 0;
+    }
+
+  /* The source the match stands for.  */
+  CXCursor call = nf_ast_value_cursor (&g, nf_cluster_find (&m, NF_OP_EXP));
+  CXCursor callee, arg, kids[2];
+  int fn = nf_ast_math_call (call, nf_exp_names, 6, &callee, &arg);
+  nf_ast_children (c, kids, 2);
+  bool exp_second
+    = nf_cluster_contains (m.cluster, nf_op_operand (g.r, anchor, 1));
+  bool one_minus = nf_op (g.r, anchor) == NF_OP_SUB && exp_second;
+  CXCursor cst = exp_second ? kids[0] : kids[1];
+  enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
+  CXCursor code[2] = { c, call };
+  const char *reason = NULL;
+  if (fn < 0)
+    reason = "the call of exp is not written in the source";
+  else if (!nf_plain_code (t, code, 2))
+    reason = "the code is inside a macro expansion";
+  else
+    {
+      nf_edits_begin (t->edits);
+      nf_rename (t, callee, nf_exp_names[fn].from, nf_exp_names[fn].to);
+      nf_edits_add (t->edits, nf_ast_begin (cst), nf_ast_end (cst),
+		    nf_zero (elem));
+      if (nf_op (g.r, anchor) == NF_OP_SUB && !one_minus)
+	{
+	  if (t->buf[op_off] != '-')
+	    nf_edits_refuse (t->edits);
+	  nf_edits_add (t->edits, op_off, op_off + 1, "+");
+	}
+      if (!nf_edits_commit (t->edits))
+	reason = "the region overlaps another rewritten region";
+    }
+  if (reason)
+    nf_record_missed (t, NF_KIND_EXPM1, s->function, line, column, reason);
+  else
+    {
+      struct nf_scalar_entry entry;
+      nf_scalar_entry_init (t, &entry, NF_KIND_EXPM1, nf_exp_names[fn].report,
+			    nf_ast_elem (clang_getCursorType (call)), arg, c,
+			    nf_expm1_notes, t->math_errno ? 2 : 1);
+      nf_record_region (t, &entry.d, s->function, line, column, &m);
+    }
+  nf_match_release (&m);
+  nf_ast_region_fini (&g);
+  return 0;
+}
+
+/* If the call C is a Log1p candidate, rewrite it or record why not.
+   Returns 0, or -1 when out of memory.  */
+static int
+nf_try_log1p (struct nf_scan *s, CXCursor c)
+{
+  nf_tool *t = s->t;
+  struct nf_ast_region g;
+  nf_match m;
+  unsigned line, column;
+
+  if (!nf_ast_region_init (&g, s->function, &s->vars))
+    return -1;
+  nf_value anchor = nf_ast_log1p (&g, c);
+  if (anchor == NF_NO_VALUE)
+    {
+      nf_ast_region_fini (&g);
+      return 0;
+    }
+  nf_start_loc (c, &line, &column);
+  if (!nf_match_log1p (g.r, anchor, &m))
+    {
+      if (m.reason)
+	nf_record_missed (t, NF_KIND_LOG1P, s->function, line, column,
+			  m.reason);
+      nf_ast_region_fini (&g);
+      return 0;
+    }
+
+  /* The sum, below the conversion of it (log ((double) (1.0f + xf))) if
+     any, and x.  */
+  nf_value argv = nf_op_operand (g.r, anchor, 0);
+  nf_value sumv
+    = nf_op (g.r, argv) == NF_OP_CONVERT ? nf_op_operand (g.r, argv, 0) : argv;
+  CXCursor sum = nf_ast_value_cursor (&g, sumv);
+  CXCursor x = nf_ast_value_cursor (&g, m.input);
+  CXCursor callee, arg;
+  int fn = nf_ast_math_call (c, nf_log_names, 6, &callee, &arg);
+  enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
+  CXCursor code[3] = { c, sum, x };
+  const char *reason = NULL;
+  if (!nf_plain_code (t, code, 3))
+    reason = "the code is inside a macro expansion";
+  else
+    {
+      /* The sum becomes x by deleting what surrounds x in it: edits
+	 inside x (log (1 + log (1 + y))) stay possible.  */
+      size_t sb = nf_ast_begin (sum), se = nf_ast_end (sum);
+      size_t xb = nf_ast_begin (x), xe = nf_ast_end (x);
+      char tail[32];
+      snprintf (tail, sizeof tail, " + %s)", nf_zero (elem));
+      nf_edits_begin (t->edits);
+      if (xb < sb || xe > se)
+	nf_edits_refuse (t->edits);
+      nf_edits_add (t->edits, nf_ast_begin (c), nf_ast_begin (c), "(");
+      nf_rename (t, callee, nf_log_names[fn].from, nf_log_names[fn].to);
+      if (sb < xb)
+	nf_edits_add (t->edits, sb, xb, "");
+      if (xe < se)
+	nf_edits_add (t->edits, xe, se, "");
+      nf_edits_add (t->edits, nf_ast_end (c), nf_ast_end (c), tail);
+      if (!nf_edits_commit (t->edits))
+	reason = "the region overlaps another rewritten region";
+    }
+  if (reason)
+    nf_record_missed (t, NF_KIND_LOG1P, s->function, line, column, reason);
+  else
+    {
+      struct nf_scalar_entry entry;
+      nf_scalar_entry_init (t, &entry, NF_KIND_LOG1P, nf_log_names[fn].report,
+			    elem, x, c, nf_log1p_notes, 1);
+      nf_record_region (t, &entry.d, s->function, line, column, &m);
+    }
+  nf_match_release (&m);
+  nf_ast_region_fini (&g);
+  return 0;
+}
+
+static enum CXChildVisitResult
+nf_scan_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_scan *s = data;
+  enum CXCursorKind k = clang_getCursorKind (c);
+  (void) parent;
+  if (k == CXCursor_BinaryOperator && (s->t->kinds & NF_KIND_EXPM1))
+    s->oom |= nf_try_expm1 (s, c) != 0;
+  else if (k == CXCursor_CallExpr && (s->t->kinds & NF_KIND_LOG1P))
+    s->oom |= nf_try_log1p (s, c) != 0;
+  return s->oom ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult
+nf_function_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  nf_tool *t = data;
+  (void) parent;
+  if (clang_getCursorKind (c) != CXCursor_FunctionDecl
+      || !clang_isCursorDefinition (c)
+      || !clang_Location_isFromMainFile (
+	clang_getRangeStart (clang_getCursorExtent (c))))
+    return CXChildVisit_Continue;
+  CXString name = clang_getCursorSpelling (c);
+  struct nf_scan s = { t, clang_getCString (name), { NULL, 0, 0 }, 0 };
+  if (nf_vars_collect (c, &s.vars) != 0)
+    s.oom = 1;
+  else
+    clang_visitChildren (c, nf_scan_visit, &s);
+  nf_vars_free (&s.vars);
+  clang_disposeString (name);
+  return s.oom ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+int
+nf_scalar_run (nf_tool *t)
+{
+  if (!(t->kinds & (NF_KIND_EXPM1 | NF_KIND_LOG1P)))
+    return 0;
+  /* Break from the visitor means out of memory.  */
+  return clang_visitChildren (clang_getTranslationUnitCursor (t->tu),
+			      nf_function_visit, t)
+	   ? -1
+	   : 0;
+}
