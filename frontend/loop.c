@@ -228,82 +228,37 @@ nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param)
   g->vparam[i] = param;
 }
 
-/* --- Hash-consed construction, as plugin/loop-ir.cc.  --- */
-
-static nf_value
-nf_lp_find_op (const struct nf_lp *g, enum nf_opcode op, nf_type type,
-	       const nf_value *ops, int n)
-{
-  if (type.rank != 0)
-    return NF_NO_VALUE;
-  for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
-    {
-      if (nf_op (g->r, v) != op || nf_op_n_operands (g->r, v) != n
-	  || !nf_type_equal (nf_value_type (g->r, v), type))
-	continue;
-      int i = 0;
-      while (i < n && nf_op_operand (g->r, v, i) == ops[i])
-	i++;
-      if (i == n)
-	return v;
-    }
-  return NF_NO_VALUE;
-}
-
-static nf_value
-nf_lp_widen_rank (struct nf_lp *g, nf_value a, nf_value b)
-{
-  nf_type ta = nf_value_type (g->r, a), tb = nf_value_type (g->r, b);
-  if (ta.rank >= tb.rank)
-    return a;
-  nf_type to = tb;
-  to.elem = ta.elem;
-  nf_value ops[1] = { a };
-  nf_value v = nf_lp_find_op (g, NF_OP_BROADCAST, to, ops, 1);
-  return v != NF_NO_VALUE ? v : nf_broadcast (g->r, a, to);
-}
+/* --- Hash-consed construction (lower/'s nf_cse_*), as the plugin's
+   loop-ir.cc builds.  --- */
 
 static nf_value
 nf_lp_binary (struct nf_lp *g, enum nf_opcode op, nf_value a, nf_value b)
 {
-  if (a == NF_NO_VALUE || b == NF_NO_VALUE)
-    return NF_NO_VALUE;
-  a = nf_lp_widen_rank (g, a, b);
-  b = nf_lp_widen_rank (g, b, a);
-  nf_value ops[2] = { a, b };
-  nf_value v = nf_lp_find_op (g, op, nf_value_type (g->r, a), ops, 2);
-  return v != NF_NO_VALUE ? v : nf_binary (g->r, op, a, b);
+  return nf_cse_binary (g->r, op, a, b);
 }
 
 static nf_value
 nf_lp_unary (struct nf_lp *g, enum nf_opcode op, nf_value a)
 {
-  if (a == NF_NO_VALUE)
-    return a;
-  nf_value ops[1] = { a };
-  nf_value v = nf_lp_find_op (g, op, nf_value_type (g->r, a), ops, 1);
-  return v != NF_NO_VALUE ? v : nf_unary (g->r, op, a);
+  return nf_cse_unary (g->r, op, a);
 }
 
 static nf_value
 nf_lp_convert (struct nf_lp *g, nf_value a, enum nf_elem to)
 {
-  if (a == NF_NO_VALUE)
+  if (a == NF_NO_VALUE || nf_value_type (g->r, a).elem == to)
     return a;
   nf_type t = nf_value_type (g->r, a);
-  if (t.elem == to)
-    return a;
   t.elem = to;
-  nf_value ops[1] = { a };
-  nf_value v = nf_lp_find_op (g, NF_OP_CONVERT, t, ops, 1);
   /* In a loop, one conversion of an element per loop body, as GIMPLE's
-     (float) x[j] used twice in x[j] * x[j].  */
-  for (nf_value u = g->conv_floor;
-       v == NF_NO_VALUE && t.rank == 1 && u < nf_region_n_values (g->r); u++)
+     (float) x[j] used twice in x[j] * x[j] (nf_cse_convert merges
+     scalars only).  */
+  for (nf_value u = g->conv_floor; t.rank == 1 && u < nf_region_n_values (g->r);
+       u++)
     if (nf_op (g->r, u) == NF_OP_CONVERT && nf_op_operand (g->r, u, 0) == a
 	&& nf_type_equal (nf_value_type (g->r, u), t))
-      v = u;
-  return v != NF_NO_VALUE ? v : nf_convert (g->r, a, to);
+      return u;
+  return nf_cse_convert (g->r, a, to);
 }
 
 static nf_value
@@ -353,6 +308,32 @@ nf_lp_is_ivar (const struct nf_lp *g, CXCursor c, int k)
 	 && nf_lp_same_decl (d, g->loops[k].ivar);
 }
 
+/* The parameter of TABLE (*N entries) whose source text is TEXT and
+   whose elements are TYPE's, added for cursor C, of type TYPE and named
+   after C's spelling (s->x is "x"), if there is none; NF_NO_VALUE with
+   the missed reason WHY_FULL when the table is full.  */
+static nf_value
+nf_lp_intern (struct nf_lp *g, struct nf_lp_array *table, int *n, CXCursor c,
+	      const char *text, nf_type type, bool is_array,
+	      const char *why_full)
+{
+  for (int i = 0; i < *n; i++)
+    if (strcmp (table[i].text, text) == 0
+	&& nf_value_type (g->r, table[i].param).elem == type.elem)
+      return table[i].param;
+  if (*n == NF_LP_ARRAYS)
+    return nf_lp_fail (g, why_full);
+  struct nf_lp_array *a = &table[(*n)++];
+  snprintf (a->text, sizeof a->text, "%s", text);
+  a->base = c;
+  CXString sp = clang_getCursorSpelling (c);
+  const char *name = clang_getCString (sp);
+  a->param = nf_param (g->r, name && *name ? name : text, type, is_array);
+  clang_disposeString (sp);
+  nf_lp_note (g, a->param, c);
+  return a->param;
+}
+
 /* The array parameter for the pointer expression BASE, accessed in loop
    K with elements of ELEM.  */
 static nf_value
@@ -373,23 +354,9 @@ nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
   nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s), text, sizeof text);
   if (!*text)
     return nf_lp_fail (g, "an array access is not affine in the loop");
-  for (int i = 0; i < g->n_arrays; i++)
-    if (strcmp (g->arrays[i].text, text) == 0
-	&& nf_value_type (g->r, g->arrays[i].param).elem == elem)
-      return g->arrays[i].param;
-  if (g->n_arrays == NF_LP_ARRAYS)
-    return nf_lp_fail (g, "the region accesses too many arrays");
-  struct nf_lp_array *a = &g->arrays[g->n_arrays++];
-  snprintf (a->text, sizeof a->text, "%s", text);
-  a->base = s;
-  /* Named after the pointer or the member: s->x is "x".  */
-  CXString sp = clang_getCursorSpelling (s);
-  const char *name = clang_getCString (sp);
-  a->param = nf_param (g->r, name && *name ? name : text,
-		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true);
-  clang_disposeString (sp);
-  nf_lp_note (g, a->param, s);
-  return a->param;
+  return nf_lp_intern (g, g->arrays, &g->n_arrays, s, text,
+		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true,
+		       "the region accesses too many arrays");
 }
 
 /* The base of the access C = base[j] or *(base + j) in loop K, or a
@@ -486,21 +453,9 @@ nf_lp_member (struct nf_lp *g, CXCursor c)
     return nf_lp_fail (g, "an input of the region is neither a number "
 			  "nor an array");
   nf_lp_text (g->t, nf_ast_begin (c), nf_ast_end (c), text, sizeof text);
-  for (int i = 0; i < g->n_leaves; i++)
-    if (strcmp (g->leaves[i].text, text) == 0)
-      return g->leaves[i].param;
-  if (g->n_leaves == NF_LP_ARRAYS)
-    return nf_lp_fail (g, "the region has too many inputs");
-  struct nf_lp_array *a = &g->leaves[g->n_leaves++];
-  snprintf (a->text, sizeof a->text, "%s", text);
-  a->base = c;
-  CXString sp = clang_getCursorSpelling (c);
-  const char *name = clang_getCString (sp);
-  a->param = nf_param (g->r, name && *name ? name : text, nf_scalar_type (elem),
-		       false);
-  clang_disposeString (sp);
-  nf_lp_note (g, a->param, c);
-  return a->param;
+  return nf_lp_intern (g, g->leaves, &g->n_leaves, c, text,
+		       nf_scalar_type (elem), false,
+		       "the region has too many inputs");
 }
 
 /* In an elementwise loop (G->map), V as the scalar pass leaves it:

@@ -399,6 +399,77 @@ nf_broadcast (nf_region *r, nf_value a, nf_type to)
 }
 
 nf_value
+nf_find_scalar_op (const nf_region *r, enum nf_opcode op, nf_type type,
+		   const nf_value *ops, int n)
+{
+  if (type.rank != 0)
+    return NF_NO_VALUE;
+  for (nf_value v = 0; v < nf_region_n_values (r); v++)
+    {
+      if (nf_op (r, v) != op || nf_op_n_operands (r, v) != n
+	  || !nf_type_equal (nf_value_type (r, v), type))
+	continue;
+      int i = 0;
+      while (i < n && nf_op_operand (r, v, i) == ops[i])
+	i++;
+      if (i == n)
+	return v;
+    }
+  return NF_NO_VALUE;
+}
+
+/* A broadcast to the type of B of A when A is a scalar and B a tensor,
+   else A.  */
+static nf_value
+nf_cse_widen_rank (nf_region *r, nf_value a, nf_value b)
+{
+  nf_type ta = nf_value_type (r, a), tb = nf_value_type (r, b);
+  if (ta.rank >= tb.rank)
+    return a;
+  nf_type to = tb;
+  to.elem = ta.elem;
+  nf_value ops[1] = { a };
+  nf_value v = nf_find_scalar_op (r, NF_OP_BROADCAST, to, ops, 1);
+  return v != NF_NO_VALUE ? v : nf_broadcast (r, a, to);
+}
+
+nf_value
+nf_cse_binary (nf_region *r, enum nf_opcode op, nf_value a, nf_value b)
+{
+  if (a == NF_NO_VALUE || b == NF_NO_VALUE)
+    return NF_NO_VALUE;
+  a = nf_cse_widen_rank (r, a, b);
+  b = nf_cse_widen_rank (r, b, a);
+  nf_value ops[2] = { a, b };
+  nf_value v = nf_find_scalar_op (r, op, nf_value_type (r, a), ops, 2);
+  return v != NF_NO_VALUE ? v : nf_binary (r, op, a, b);
+}
+
+nf_value
+nf_cse_unary (nf_region *r, enum nf_opcode op, nf_value a)
+{
+  if (a == NF_NO_VALUE)
+    return a;
+  nf_value ops[1] = { a };
+  nf_value v = nf_find_scalar_op (r, op, nf_value_type (r, a), ops, 1);
+  return v != NF_NO_VALUE ? v : nf_unary (r, op, a);
+}
+
+nf_value
+nf_cse_convert (nf_region *r, nf_value a, enum nf_elem to)
+{
+  if (a == NF_NO_VALUE)
+    return a;
+  nf_type t = nf_value_type (r, a);
+  if (t.elem == to)
+    return a;
+  t.elem = to;
+  nf_value ops[1] = { a };
+  nf_value v = nf_find_scalar_op (r, NF_OP_CONVERT, t, ops, 1);
+  return v != NF_NO_VALUE ? v : nf_convert (r, a, to);
+}
+
+nf_value
 nf_opaque (nf_region *r, const char *what, nf_type type,
 	   const nf_value *operands, int n_operands)
 {

@@ -165,6 +165,22 @@ nf_value nf_broadcast (nf_region *r, nf_value a, nf_type to);
 nf_value nf_opaque (nf_region *r, const char *what, nf_type type,
 		    const nf_value *operands, int n_operands);
 
+/* Hash-consed construction, for the front ends' IR builders: the same
+   scalar op on the same operands is one value (the two arms of a cdce
+   diamond meet in one SQRT; a variable read twice is one value).
+   Tensors are never merged: the matchers expect each conversion of a
+   load in a loop to be used once.  An operand NF_NO_VALUE gives
+   NF_NO_VALUE.  nf_find_scalar_op returns the existing value of opcode
+   OP, type TYPE and operands OPS[0..N-1], or NF_NO_VALUE.
+   nf_cse_binary first broadcasts a scalar operand to the other's tensor
+   type.  */
+nf_value nf_find_scalar_op (const nf_region *r, enum nf_opcode op,
+			    nf_type type, const nf_value *ops, int n);
+nf_value nf_cse_unary (nf_region *r, enum nf_opcode op, nf_value a);
+nf_value nf_cse_binary (nf_region *r, enum nf_opcode op, nf_value a,
+			nf_value b);
+nf_value nf_cse_convert (nf_region *r, nf_value a, enum nf_elem to);
+
 /* --- Reading --------------------------------------------------------- */
 
 const char *nf_region_function (const nf_region *r);

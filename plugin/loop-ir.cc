@@ -143,75 +143,25 @@ nf_lr_array_of (const struct nf_lregion *g, nf_value param)
 }
 
 /* --- Hash-consing: the same scalar op on the same operands is one
-   value, so that the two arms of a cdce diamond meet in one SQRT.  --- */
-
-/* An existing value of opcode OP, type TYPE and operands OPS, or
-   NF_NO_VALUE.  */
-static nf_value
-nf_lr_find_op (const struct nf_lregion *g, enum nf_opcode op, nf_type type,
-	       const nf_value *ops, int n)
-{
-  /* Only scalars: the code in the loops is kept statement for statement,
-     as the matchers expect each cast of a load to be used once.  */
-  if (type.rank != 0)
-    return NF_NO_VALUE;
-  for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
-    {
-      if (nf_op (g->r, v) != op || nf_op_n_operands (g->r, v) != n
-	  || !nf_type_equal (nf_value_type (g->r, v), type))
-	continue;
-      int i = 0;
-      while (i < n && nf_op_operand (g->r, v, i) == ops[i])
-	i++;
-      if (i == n)
-	return v;
-    }
-  return NF_NO_VALUE;
-}
-
-/* A scalar A broadcast to the type of the tensor B (A as it is when the
-   ranks agree).  */
-static nf_value
-nf_lr_widen_rank (struct nf_lregion *g, nf_value a, nf_value b)
-{
-  nf_type ta = nf_value_type (g->r, a), tb = nf_value_type (g->r, b);
-  if (ta.rank >= tb.rank)
-    return a;
-  nf_type to = tb;
-  to.elem = ta.elem;
-  nf_value ops[1] = { a };
-  nf_value v = nf_lr_find_op (g, NF_OP_BROADCAST, to, ops, 1);
-  return v != NF_NO_VALUE ? v : nf_broadcast (g->r, a, to);
-}
+   value, so that the two arms of a cdce diamond meet in one SQRT
+   (lower/'s nf_cse_*, on the region of G).  --- */
 
 static nf_value
 nf_lr_binary (struct nf_lregion *g, enum nf_opcode op, nf_value a, nf_value b)
 {
-  a = nf_lr_widen_rank (g, a, b);
-  b = nf_lr_widen_rank (g, b, a);
-  nf_value ops[2] = { a, b };
-  nf_value v = nf_lr_find_op (g, op, nf_value_type (g->r, a), ops, 2);
-  return v != NF_NO_VALUE ? v : nf_binary (g->r, op, a, b);
+  return nf_cse_binary (g->r, op, a, b);
 }
 
 static nf_value
 nf_lr_unary (struct nf_lregion *g, enum nf_opcode op, nf_value a)
 {
-  nf_value ops[1] = { a };
-  nf_value v = nf_lr_find_op (g, op, nf_value_type (g->r, a), ops, 1);
-  return v != NF_NO_VALUE ? v : nf_unary (g->r, op, a);
+  return nf_cse_unary (g->r, op, a);
 }
 
 static nf_value
 nf_lr_convert (struct nf_lregion *g, nf_value a, enum nf_elem to)
 {
-  nf_type t = nf_value_type (g->r, a);
-  if (t.elem == to)
-    return a;
-  t.elem = to;
-  nf_value ops[1] = { a };
-  nf_value v = nf_lr_find_op (g, NF_OP_CONVERT, t, ops, 1);
-  return v != NF_NO_VALUE ? v : nf_convert (g->r, a, to);
+  return nf_cse_convert (g->r, a, to);
 }
 
 /* The constant T.  */
