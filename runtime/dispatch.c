@@ -23,7 +23,7 @@
 
 /* The stubs: fill the table, then call through it.  */
 #define NF_STUB(name, ret, params, args)                                       \
-  static ret nf_stub_##name params { return nf_functable ()->name args; }
+  static ret nf_stub_##name params { return NF_KERNEL (name) args; }
 NF_KERNELS (NF_STUB)
 #undef NF_STUB
 

@@ -82,6 +82,12 @@ struct nf_functable
 /* Return the table, filled for this CPU (fills it on the first call).  */
 const struct nf_functable *nf_functable (void);
 
+/* The entry NAME of the filled table.  Loaded atomically: a thread that
+   races another's first call may still see that thread store the same
+   pointers.  */
+#define NF_KERNEL(name)                                                        \
+  __atomic_load_n (&nf_functable ()->name, __ATOMIC_RELAXED)
+
 /* The instruction sets, oldest first.  */
 enum nf_isa
 {

@@ -18,11 +18,11 @@
 float
 nf_nrm2_f32 (const float *x, size_t n)
 {
-  return (float) sqrt (nf_functable ()->sumsq_f32 (x, n));
+  return (float) sqrt (NF_KERNEL (sumsq_f32) (x, n));
 }
 
 double
 nf_nrm2_f64 (const double *x, size_t n)
 {
-  return (double) sqrtl (nf_functable ()->sumsq_fast_f64 (x, n));
+  return (double) sqrtl (NF_KERNEL (sumsq_fast_f64) (x, n));
 }

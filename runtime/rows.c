@@ -35,11 +35,11 @@ nf_rmsnorm_rows_f32 (float *y, const float *x, const float *w, size_t rows,
 {
   if (rows == 0 || n == 0)
     return;
-  const struct nf_functable *k = nf_functable ();
+  __typeof__ (NF_KERNEL (rmsnorm_f32)) k = NF_KERNEL (rmsnorm_f32);
   int stream = rows * n * sizeof *y >= NF_ROWS_STREAM_MIN;
 #pragma omp parallel for schedule(static) if (rows * n >= NF_ROWS_OMP_MIN)
   for (size_t r = 0; r < rows; r++)
-    k->rmsnorm_f32 (y + r * n, x + r * n, w, n, eps, stream);
+    k (y + r * n, x + r * n, w, n, eps, stream);
 }
 
 void
@@ -48,11 +48,11 @@ nf_rmsnorm_rows_f64 (double *y, const double *x, const double *w, size_t rows,
 {
   if (rows == 0 || n == 0)
     return;
-  const struct nf_functable *k = nf_functable ();
+  __typeof__ (NF_KERNEL (rmsnorm_f64)) k = NF_KERNEL (rmsnorm_f64);
   int stream = rows * n * sizeof *y >= NF_ROWS_STREAM_MIN;
 #pragma omp parallel for schedule(static) if (rows * n >= NF_ROWS_OMP_MIN)
   for (size_t r = 0; r < rows; r++)
-    k->rmsnorm_f64 (y + r * n, x + r * n, w, n, eps, stream);
+    k (y + r * n, x + r * n, w, n, eps, stream);
 }
 
 #ifdef __FLT16_MAX__
@@ -62,10 +62,10 @@ nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
 {
   if (rows == 0 || n == 0)
     return;
-  const struct nf_functable *k = nf_functable ();
+  __typeof__ (NF_KERNEL (rmsnorm_f16)) k = NF_KERNEL (rmsnorm_f16);
   int stream = rows * n * sizeof *y >= NF_ROWS_STREAM_MIN;
 #pragma omp parallel for schedule(static) if (rows * n >= NF_ROWS_OMP_MIN)
   for (size_t r = 0; r < rows; r++)
-    k->rmsnorm_f16 (y + r * n, x + r * n, w, n, eps, stream);
+    k (y + r * n, x + r * n, w, n, eps, stream);
 }
 #endif
