@@ -33,6 +33,7 @@ nf_ast_region_init (struct nf_ast_region *g, const char *function,
 {
   memset (g, 0, sizeof *g);
   g->vars = vars;
+  g->src_b = NF_NO_VALUE;
   g->r = nf_region_new (function);
   return g->r != NULL;
 }
@@ -178,10 +179,10 @@ nf_ast_expm1 (struct nf_ast_region *g, CXCursor c)
     return NF_NO_VALUE;
   nf_value a = nf_exp_operand (g, kids[0]);
   nf_value b = nf_exp_operand (g, kids[1]);
-  nf_value v = nf_note (
-    g,
-    nf_binary (g->r, op == CXBinaryOperator_Add ? NF_OP_ADD : NF_OP_SUB, a, b),
-    c, NULL);
+  enum nf_opcode bop = op == CXBinaryOperator_Add ? NF_OP_ADD : NF_OP_SUB;
+  g->src_b = b;
+  nf_canonical_binary (g->r, &bop, &a, &b);
+  nf_value v = nf_note (g, nf_binary (g->r, bop, a, b), c, NULL);
   nf_var_uses (g);
   nf_value_set_escapes (g->r, v); /* The result leaves the region.  */
   return v;
@@ -211,11 +212,9 @@ nf_log_operand (struct nf_ast_region *g, CXCursor c)
     {
       nf_value a = nf_leaf (g, kids[0]);
       nf_value b = nf_leaf (g, kids[1]);
-      return nf_note (
-	g,
-	nf_binary (g->r, op == CXBinaryOperator_Add ? NF_OP_ADD : NF_OP_SUB, a,
-		   b),
-	d, var);
+      enum nf_opcode bop = op == CXBinaryOperator_Add ? NF_OP_ADD : NF_OP_SUB;
+      nf_canonical_binary (g->r, &bop, &a, &b);
+      return nf_note (g, nf_binary (g->r, bop, a, b), d, var);
     }
   return nf_leaf (g, c);
 }

@@ -22,6 +22,8 @@ struct nf_ast_region
   CXCursor cursors[NF_AST_MAX];	 /* Value id -> the expression.  */
   const nf_var *via[NF_AST_MAX]; /* Value id -> the variable it was read
 				    through, or NULL.  */
+  nf_value src_b;		 /* The Expm1 candidate's second operand as
+				    written, before nf_canonical_binary.  */
 };
 
 /* Start G for a region of FUNCTION whose local variables are VARS.

@@ -234,6 +234,7 @@ nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param)
 static nf_value
 nf_lp_binary (struct nf_lp *g, enum nf_opcode op, nf_value a, nf_value b)
 {
+  nf_canonical_binary (g->r, &op, &a, &b);
   return nf_cse_binary (g->r, op, a, b);
 }
 
@@ -515,6 +516,26 @@ nf_lp_scalar_rewrite (struct nf_lp *g, CXCursor c, int k, nf_value v)
 		       nf_const (g->r, nf_scalar_type (t.elem), 0.0));
 }
 
+/* Whether the parentheses and same-type casts from C down to S include
+   an explicit cast: only that rounds a _Float16 value computed in float
+   (GCC's excess precision); parentheses and implicit casts keep it.  */
+static bool
+nf_lp_explicit_cast (CXCursor c, CXCursor s)
+{
+  CXCursor kids[1];
+  while (!clang_equalCursors (c, s))
+    {
+      if (clang_getCursorKind (c) == CXCursor_CStyleCastExpr)
+	return true;
+      if (clang_getCursorKind (c) == CXCursor_ParenExpr
+	  && nf_ast_children (c, kids, 1) == 1)
+	c = kids[0];
+      else if (clang_Cursor_isNull (c = nf_ast_cast_operand (c)))
+	return true; /* Not reached: nf_ast_strip_noop came this way.  */
+    }
+  return false;
+}
+
 /* The value of the expression C, in loop K (or the scalar code, -1).  */
 static nf_value
 nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
@@ -530,7 +551,9 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
     {
       /* A cast that keeps the element type, or parentheses.  */
       nf_value v = nf_lp_expr (g, s, k);
-      return v == NF_NO_VALUE ? v : nf_lp_convert (g, v, elem);
+      if (v == NF_NO_VALUE || !nf_lp_explicit_cast (c, s))
+	return v;
+      return nf_lp_convert (g, v, elem);
     }
   CXCursor kids[3];
   CXCursor inner = nf_ast_cast_operand (c);

@@ -214,9 +214,11 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
   CXCursor callee, arg, kids[2];
   int fn = nf_ast_math_call (call, nf_exp_names, 6, &callee, &arg);
   nf_ast_children (c, kids, 2);
-  bool exp_second
-    = nf_cluster_contains (m.cluster, nf_op_operand (g.r, anchor, 1));
-  bool one_minus = nf_op (g.r, anchor) == NF_OP_SUB && exp_second;
+  /* As written: the IR has the operands in GCC's order (-1 + e is
+     e - 1 there), the edits are to the source.  */
+  bool sub = nf_ast_binop (c) == CXBinaryOperator_Sub;
+  bool exp_second = nf_cluster_contains (m.cluster, g.src_b);
+  bool one_minus = sub && exp_second;
   CXCursor cst = exp_second ? kids[0] : kids[1];
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
   CXCursor code[2] = { c, call };
@@ -231,7 +233,7 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
       nf_rename (t, callee, nf_exp_names[fn].from, nf_exp_names[fn].to);
       nf_edits_add (t->edits, nf_ast_begin (cst), nf_ast_end (cst),
 		    nf_zero (elem));
-      if (nf_op (g.r, anchor) == NF_OP_SUB && !one_minus)
+      if (sub && !one_minus)
 	{
 	  if (t->buf[op_off] != '-')
 	    nf_edits_refuse (t->edits);

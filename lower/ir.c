@@ -445,6 +445,29 @@ nf_cse_binary (nf_region *r, enum nf_opcode op, nf_value a, nf_value b)
   return v != NF_NO_VALUE ? v : nf_binary (r, op, a, b);
 }
 
+void
+nf_canonical_binary (nf_region *r, enum nf_opcode *op, nf_value *a,
+		     nf_value *b)
+{
+  if (*a == NF_NO_VALUE || *b == NF_NO_VALUE)
+    return;
+  if ((*op == NF_OP_ADD || *op == NF_OP_MUL) && nf_op (r, *a) == NF_OP_CONST
+      && nf_op (r, *b) != NF_OP_CONST)
+    {
+      nf_value t = *a;
+      *a = *b;
+      *b = t;
+    }
+  /* Negative, not -0.0: x + -0.0 is x, x - 0.0 is x too, but GCC folds
+     those away rather than flipping them.  */
+  if ((*op == NF_OP_ADD || *op == NF_OP_SUB) && nf_op (r, *b) == NF_OP_CONST
+      && nf_const_value (r, *b) < 0)
+    {
+      *b = nf_const (r, nf_value_type (r, *b), -nf_const_value (r, *b));
+      *op = *op == NF_OP_ADD ? NF_OP_SUB : NF_OP_ADD;
+    }
+}
+
 nf_value
 nf_cse_unary (nf_region *r, enum nf_opcode op, nf_value a)
 {

@@ -181,6 +181,17 @@ nf_value nf_cse_binary (nf_region *r, enum nf_opcode op, nf_value a,
 			nf_value b);
 nf_value nf_cse_convert (nf_region *r, nf_value a, enum nf_elem to);
 
+/* Put the operands of the binary op *OP (A, B) in GCC's canonical form,
+   as GIMPLE has them: a constant is the second operand of an addition or
+   a multiplication (1 + x -> x + 1), and the addition or subtraction of a
+   negative constant is the subtraction or addition of its negation
+   (x + -1 -> x - 1, with a new constant).  Each is exact in IEEE
+   arithmetic.  The plugin gets this form from GCC; the libclang front end
+   builds through it, so that both hand the matchers the same ops and
+   their dumps agree.  */
+void nf_canonical_binary (nf_region *r, enum nf_opcode *op, nf_value *a,
+			  nf_value *b);
+
 /* --- Reading --------------------------------------------------------- */
 
 const char *nf_region_function (const nf_region *r);
