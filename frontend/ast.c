@@ -227,6 +227,15 @@ nf_ast_end (CXCursor c)
   return nf_offset (clang_getRangeEnd (clang_getCursorExtent (c)));
 }
 
+unsigned
+nf_ast_end_line (CXCursor c)
+{
+  unsigned line = 0;
+  clang_getExpansionLocation (clang_getRangeEnd (clang_getCursorExtent (c)),
+			      NULL, &line, NULL, NULL);
+  return line;
+}
+
 bool
 nf_ast_in_main_file (CXCursor c)
 {

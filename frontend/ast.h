@@ -44,6 +44,9 @@ bool nf_ast_const (CXCursor c, double *v);
    (expansion locations: a macro use counts as its whole invocation).  */
 size_t nf_ast_begin (CXCursor c);
 size_t nf_ast_end (CXCursor c);
+/* The line (of its expansion) where C's extent ends: the report's
+   "end_line" of a region whose last statement is C.  */
+unsigned nf_ast_end_line (CXCursor c);
 
 /* Whether C is written in the main file.  */
 bool nf_ast_in_main_file (CXCursor c);

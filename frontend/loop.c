@@ -1398,6 +1398,7 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		  d.notes = notes;
 		  d.n_notes = 1;
 		  t->needs_runtime = true;
+		  d.end_line = (int) nf_ast_end_line (stmts[last]);
 		  nf_record_region (t, &d, s->function, line, column, &m);
 		}
 	    }
@@ -1511,6 +1512,7 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		      d.notes = notes;
 		      d.n_notes = 2;
 		      t->needs_runtime = true;
+		      d.end_line = (int) nf_ast_end_line (stmts[last]);
 		      nf_record_region (t, &d, s->function, line, column, &m);
 		    }
 		}
@@ -1628,6 +1630,7 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
   d.notes = notes;
   d.n_notes = t->math_errno ? 2 : 1;
   t->needs_runtime = true;
+  d.end_line = (int) nf_ast_end_line (stmt);
   nf_record_region (t, &d, s->function, line, column, m);
   return NULL;
 }

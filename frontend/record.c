@@ -33,6 +33,9 @@ nf_record_region (nf_tool *t, nf_region_desc *desc, const char *function,
   desc->loc = (nf_location){ t->input, (int) line, (int) column };
   desc->action = "rewritten";
   int id = nf_report_add_region (t->report, desc);
+  /* The region's texts, for neuronfuse-report's page.  */
+  if (id && match)
+    nf_report_add_ir (t->report, id, match);
   if (t->dump_dir && match && id)
     {
       char stem[256];

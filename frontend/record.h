@@ -11,7 +11,8 @@
 
 /* Record the transformed region DESC of FUNCTION at LINE:COLUMN of the
    input (DESC's kind, callee and the rest are the caller's; the
-   location, function and action "rewritten" are set here) and, with
+   location, function and action "rewritten" are set here; DESC->end_line
+   is the caller's), attach the texts of MATCH to it and, with
    --dump-hlo, write the dumps of MATCH.  Returns the region's id in the
    report (0 when out of memory).  */
 int nf_record_region (nf_tool *t, nf_region_desc *desc, const char *function,

@@ -1,7 +1,9 @@
 /* report-test: the JSON report writer round-trips through jansson's
    reader: names with quotes, backslashes, newlines and UTF-8 survive,
    NULL strings become null, ids count from 1, a failed write returns the
-   errno and leaves no file behind.  */
+   errno and leaves no file behind.  Version 2: "end_line" defaults to the
+   region's line, and nf_report_add_ir attaches the three texts, or null
+   with the emitter's reason (long double has no HLO type).  */
 
 #include "report.h"
 
@@ -13,6 +15,27 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* A scalar expm1 (x) of ELEM as the matcher leaves it (emit-test's
+   build_expm1, reduced).  Fills *M; returns the region to free.  */
+static nf_region *
+build_expm1 (nf_match *m, enum nf_elem elem)
+{
+  nf_region *r = nf_region_new ("elu");
+  nf_value x = nf_param (r, "x", nf_scalar_type (elem), false);
+  nf_value e = nf_unary (r, NF_OP_EXPM1, x);
+  nf_value_set_escapes (r, e);
+  memset (m, 0, sizeof *m);
+  m->kind = NF_KIND_EXPM1;
+  m->cluster = nf_cluster_new (r, "Expm1", &e, 1);
+  m->anchor = e;
+  m->input = x;
+  m->weight = m->eps = NF_NO_VALUE;
+  m->result = e;
+  m->accum = elem;
+  CHECK (m->cluster != NULL);
+  return r;
+}
 
 static const char *
 str_at (json_t *root, const char *path1, size_t i, const char *key)
@@ -48,7 +71,19 @@ main (void)
   d.notes = notes;
   d.n_notes = 1;
   CHECK (nf_report_add_region (r, &d) == 1);
+  d.end_line = 11;
   CHECK (nf_report_add_region (r, &d) == 2);
+  nf_match m32, m80;
+  nf_region *r32 = build_expm1 (&m32, NF_ELEM_F32);
+  nf_region *r80 = build_expm1 (&m80, NF_ELEM_F80);
+  CHECK (nf_report_add_ir (r, 1, &m32) == 0);
+  CHECK (nf_report_add_ir (r, 2, &m80) == 0);
+  CHECK (nf_report_add_ir (r, 3, &m32) == -1);	/* No region 3.  */
+  CHECK (nf_report_add_ir (r, 0, &m32) == -1);
+  nf_cluster_free (m32.cluster);
+  nf_cluster_free (m80.cluster);
+  nf_region_free (r32);
+  nf_region_free (r80);
   nf_location loc = { "other.c", 9, 1 };
   CHECK (nf_report_add_missed (r, "Log1p", "g", loc, "a reason") == 0);
   CHECK (nf_report_n_regions (r) == 2 && nf_report_n_missed (r) == 1);
@@ -81,6 +116,22 @@ main (void)
 		     "dir/odd \"name\".c")
 	     == 0);
       CHECK (json_integer_value (json_object_get (l, "line")) == 7);
+      json_t *reg0 = json_array_get (json_object_get (root, "regions"), 0);
+      CHECK (json_integer_value (json_object_get (reg0, "end_line")) == 7);
+      CHECK (json_integer_value (json_object_get (reg1, "end_line")) == 11);
+      json_t *ir0 = json_object_get (reg0, "ir");
+      const char *mhlo = json_string_value (json_object_get (ir0, "mhlo"));
+      CHECK (mhlo && strstr (mhlo, "FusionKind = \"Expm1\""));
+      CHECK (json_string_value (json_object_get (ir0, "stablehlo")));
+      CHECK (json_string_value (json_object_get (ir0, "penguin")));
+      CHECK (!json_object_get (ir0, "mhlo_error"));
+      json_t *ir1 = json_object_get (reg1, "ir");
+      CHECK (json_is_null (json_object_get (ir1, "mhlo")));
+      const char *why
+	= json_string_value (json_object_get (ir1, "mhlo_error"));
+      CHECK (why && strstr (why, "f80"));
+      const char *pg = json_string_value (json_object_get (ir1, "penguin"));
+      CHECK (pg && strstr (pg, "dtype=f80"));
       CHECK (strcmp (str_at (root, "missed", 0, "reason"), "a reason") == 0);
       json_decref (root);
     }

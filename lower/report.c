@@ -6,9 +6,16 @@
    (function and variable names, file names), so hand-written escaping
    would be a bug farm.
 
+   Schema version 2 (compatible: fields added, none changed) gives each
+   region "end_line" and, through nf_report_add_ir, "ir": the region's
+   MHLO, StableHLO and Penguin texts, the same the dump-hlo= files hold,
+   so that neuronfuse-report can show a region from the report alone.
+
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include "report.h"
+
+#include "emit.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -16,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The signature of the emitters of emit.h.  */
+typedef int (*nf_emitter_fn) (FILE *, const nf_match *, int, const char **);
 
 struct nf_report
 {
@@ -97,9 +107,73 @@ nf_report_add_region (nf_report *report, const nf_region_desc *d)
     nf_json_str_array (d->live_outs, d->n_live_outs), "reduce_dims", dims,
     "flops", d->flops, "bytes", d->bytes, "notes",
     nf_json_str_array (d->notes, d->n_notes));
+  /* Version 2: the region's last line, for the excerpt in
+     neuronfuse-report's page.  */
+  if (obj)
+    json_object_set_new (obj, "end_line",
+			 json_integer (d->end_line > d->loc.line
+					 ? d->end_line
+					 : d->loc.line));
   if (!obj || json_array_append_new (report->regions, obj) != 0)
     return 0;
   return id;
+}
+
+/* The text EMIT prints for region ID of M, as a JSON string; null when
+   the emitter cannot express the region (*ERR then says why) or memory
+   runs out.  Cost: one in-memory stream per form.  */
+static json_t *
+nf_report_emit (nf_emitter_fn emit, const nf_match *m, int id,
+		const char **err)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&buf, &len);
+  json_t *text = NULL;
+
+  *err = NULL;
+  if (!f)
+    {
+      *err = "out of memory";
+      return json_null ();
+    }
+  int rc = emit (f, m, id, err);
+  if (fclose (f) == 0 && rc == 0)
+    text = json_stringn (buf, len);
+  else if (!*err)
+    *err = "out of memory";
+  free (buf);
+  return text ? text : json_null ();
+}
+
+int
+nf_report_add_ir (nf_report *report, int id, const nf_match *m)
+{
+  static const struct
+  {
+    const char *name;		/* Key in "ir".  */
+    const char *err_key;	/* Key of the reason it is null.  */
+    nf_emitter_fn emit;
+  } forms[] = { { "mhlo", "mhlo_error", nf_emit_mhlo },
+		{ "stablehlo", "stablehlo_error", nf_emit_stablehlo },
+		{ "penguin", "penguin_error", nf_emit_penguin } };
+  json_t *region = json_array_get (report->regions, (size_t) id - 1);
+  json_t *ir = json_object ();
+
+  if (id < 1 || !region || !ir)
+    {
+      json_decref (ir);
+      return -1;
+    }
+  for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+    {
+      const char *err;
+      json_object_set_new (ir, forms[i].name,
+			   nf_report_emit (forms[i].emit, m, id, &err));
+      if (err)
+	json_object_set_new (ir, forms[i].err_key, json_string (err));
+    }
+  return json_object_set_new (region, "ir", ir) == 0 ? 0 : -1;
 }
 
 int

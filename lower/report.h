@@ -8,12 +8,17 @@
 
 #include <stddef.h>
 
+#include "match.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Version of the report schema; bumped only by compatible extensions.  */
-#define NF_REPORT_VERSION 1
+/* Version of the report schema; bumped only by compatible extensions.
+   Version 2 adds to each region "end_line" (the last source line of the
+   region) and "ir" (its MHLO, StableHLO and Penguin texts); readers
+   accept version 1 reports, which lack both.  */
+#define NF_REPORT_VERSION 2
 
 typedef struct nf_report nf_report;
 
@@ -47,6 +52,9 @@ typedef struct nf_region_desc
   double bytes;			/* Memory traffic per evaluation.  */
   const char *const *notes;	/* Accuracy changes and the like.  */
   size_t n_notes;
+  int end_line;			/* Last source line of the region (a
+				   loop's last statement); 0 or less
+				   than LOC.line: LOC.line.  */
 } nf_region_desc;
 
 /* A new, empty report for SOURCE (the main input file) written by TOOL
@@ -60,6 +68,14 @@ void nf_report_free (nf_report *report);
 /* Append the region DESC to REPORT.  Returns the region's id (1, 2, ... in
    order of addition), or 0 when out of memory.  */
 int nf_report_add_region (nf_report *report, const nf_region_desc *desc);
+
+/* Attach to region ID of REPORT (a value nf_report_add_region returned)
+   the texts of match M as its "ir" object: {"mhlo": TEXT, "stablehlo":
+   TEXT, "penguin": TEXT}, the emitters of emit.h printed into memory.  A
+   form the emitter cannot express is null, with its reason in
+   "<form>_error" (e.g. "mhlo_error").  Returns 0, or -1 when ID is not a
+   region of REPORT or memory runs out.  */
+int nf_report_add_ir (nf_report *report, int id, const nf_match *m);
 
 /* Append a rejected candidate of KIND in FUNCTION at LOC, with the human
    REASON.  Returns 0, or -1 when out of memory.  */

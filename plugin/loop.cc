@@ -652,6 +652,42 @@ nf_loop_notes (const nf_match *m, enum nf_elem elem, enum nf_elem accum,
   return n;
 }
 
+/* The last source line of region G that starts at WHERE: the greatest
+   line of a statement of G in WHERE's file (the loops' headers to their
+   last statements; the exit block counts up to G->exit_after only, and
+   statements inlined from elsewhere are skipped).  Returns WHERE's line
+   when none is later.  */
+static int
+nf_loop_end_line (const struct nf_lregion *g, dump_user_location_t where)
+{
+  expanded_location start = expand_location (where.get_location_t ());
+  int end = start.line;
+  bitmap_iterator bi;
+  unsigned i;
+
+  if (!g->blocks || !start.file)
+    return end;
+  EXECUTE_IF_SET_IN_BITMAP (g->blocks, 0, i, bi)
+    {
+      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, i);
+      if (!bb || (bb == g->exit_bb && !g->exit_after))
+	continue;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  gimple *stmt = gsi_stmt (gsi);
+	  location_t l = gimple_location (stmt);
+	  expanded_location xl = expand_location (l);
+	  if (l != UNKNOWN_LOCATION && xl.file
+	      && strcmp (xl.file, start.file) == 0 && xl.line > end)
+	    end = xl.line;
+	  if (bb == g->exit_bb && stmt == g->exit_after)
+	    break; /* The rest of the exit block is after the region.  */
+	}
+    }
+  return end;
+}
+
 /* Step 5.  Record the region of M, fused as C, at LOC.  */
 static void
 nf_loop_record (struct nf_lregion *g, const nf_match *m,
@@ -753,6 +789,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
     n_loops += bitmap_bit_p (g->blocks, g->loops[k].loop->header->index);
   snprintf (msg, sizeof msg, "%s: loop%s outlined into a call to %s", d.kind,
 	    n_loops > 1 ? "s" : "", c->callee);
+  d.end_line = nf_loop_end_line (g, loc);
   int id = nf_record_region (loc, &d, msg, m);
   if (dump_file && (dump_flags & TDF_DETAILS))
     fprintf (dump_file, "neuronfuse: region %d: %s %s in %s (%d loop%s)\n", id,

@@ -3,7 +3,8 @@
    Every decision goes three ways at once, so they never disagree:
    an opt-info remark at the statement (`optimized:` / `missed:`, or
    `note:` in mode=report), an `inform` when the verbose argument is given,
-   and an entry in the unit's JSON report.
+   and an entry in the unit's JSON report, with the region's MHLO,
+   StableHLO and Penguin texts (its "ir").
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -82,6 +83,10 @@ nf_record_region (dump_user_location_t where, nf_region_desc *desc,
 	    report_only ? " (mode=report: not applied)" : "");
   if (nf_unit_report)
     id = nf_report_add_region (nf_unit_report, desc);
+  /* The texts of the region go in the report too (neuronfuse-report shows
+     them); out of memory there only loses them.  */
+  if (id && match)
+    nf_report_add_ir (nf_unit_report, id, match);
   if (nf_opts.dump_dir && match)
     nf_dump (where.get_location_t (), match, id ? id : 1);
   return id;
