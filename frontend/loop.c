@@ -1024,20 +1024,6 @@ nf_lp_array_text (const struct nf_lp *g, nf_value p)
   return "0";
 }
 
-static const char *const nf_lp_notes_f32
-  = "more accurate, not bit-identical: the fused kernel sums the squares "
-    "in double, where the loop summed in float";
-static const char *const nf_lp_notes_f64
-  = "more accurate, not bit-identical: the fused kernel sums the squares "
-    "in long double with compensation, where the loop summed in double";
-static const char *const nf_lp_notes_f16
-  = "the loop accumulated in _Float16, which overflows once the sum of "
-    "squares passes 65504 (RMS(x) > 4 at n = 4096); the fused kernel sums "
-    "in double";
-static const char *const nf_lp_notes_other
-  = "not bit-identical: the fused kernel sums in at least the loop's "
-    "precision, in a different order";
-
 /* What the body of a loop holds: a floating acc += a * b (the loops
    worth a remark, as the plugin's nf_loop_candidate), whether a * a,
    and whether it can leave early.  */
@@ -1375,7 +1361,7 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		  const char *ins[2] = { xs, bound };
 		  char outname[64] = "norm";
 		  const char *outs[1] = { outname };
-		  const char *notes[1];
+		  const char *notes[NF_REGION_MAX_NOTES];
 		  int dims[1] = { 0 };
 		  nf_region_desc d;
 		  memset (&d, 0, sizeof d);
@@ -1389,14 +1375,8 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		  d.n_live_outs = 1;
 		  d.reduce_dims = dims;
 		  d.n_reduce_dims = 1;
-		  d.flops = 2;
-		  d.bytes = elem == NF_ELEM_F32 ? 4 : 8;
-		  notes[0] = m.accum == NF_ELEM_F32 ? nf_lp_notes_f32
-			     : elem == NF_ELEM_F64 && m.accum == NF_ELEM_F64
-			       ? nf_lp_notes_f64
-			       : nf_lp_notes_other;
-		  d.notes = notes;
-		  d.n_notes = 1;
+		  nf_region_contract (&d, notes, m.kind, elem, m.accum, false,
+				      false, t->math_errno);
 		  t->needs_runtime = true;
 		  d.end_line = (int) nf_ast_end_line (stmts[last]);
 		  nf_record_region (t, &d, s->function, line, column, &m);
@@ -1483,7 +1463,7 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		    {
 		      const char *ins[5] = { ys, xs, ws, bound, "eps" };
 		      const char *outs[1] = { ys };
-		      const char *notes[2];
+		      const char *notes[NF_REGION_MAX_NOTES];
 		      int dims[1] = { 0 };
 		      nf_region_desc d;
 		      memset (&d, 0, sizeof d);
@@ -1498,19 +1478,10 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		      d.n_live_outs = 1;
 		      d.reduce_dims = dims;
 		      d.n_reduce_dims = 1;
-		      double esz = elem == NF_ELEM_F16	 ? 2
-				   : elem == NF_ELEM_F32 ? 4
-							 : 8;
-		      d.flops = m.weight != NF_NO_VALUE ? 4 : 3;
-		      d.bytes = esz * (m.weight != NF_NO_VALUE ? 4 : 3);
-		      notes[0] = g.acc_f16		  ? nf_lp_notes_f16
-				 : m.accum == NF_ELEM_F32 ? nf_lp_notes_f32
-				 : m.accum == NF_ELEM_F64 ? nf_lp_notes_f64
-							  : nf_lp_notes_other;
-		      notes[1] = "the fused kernel computes the scale "
-				 "1/sqrt(mean + eps) in double";
-		      d.notes = notes;
-		      d.n_notes = 2;
+		      nf_region_contract (
+			&d, notes, m.kind, elem,
+			g.acc_f16 ? NF_ELEM_F16 : m.accum,
+			m.weight != NF_NO_VALUE, false, t->math_errno);
 		      t->needs_runtime = true;
 		      d.end_line = (int) nf_ast_end_line (stmts[last]);
 		      nf_record_region (t, &d, s->function, line, column, &m);
@@ -1607,11 +1578,7 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
     return "the region overlaps another rewritten region";
   const char *ins[3] = { ys, xs, bound };
   const char *outs[1] = { ys };
-  const char *notes[2]
-    = { "the loop's calls of the scalar function (after the rewrite "
-	"reported at the statement) become one call of the array kernel: "
-	"same accuracy contract, not bit-identical",
-	"errno: the array kernel never sets errno" };
+  const char *notes[NF_REGION_MAX_NOTES];
   int dims[1] = { 0 };
   nf_region_desc d;
   memset (&d, 0, sizeof d);
@@ -1625,10 +1592,8 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
   d.n_live_outs = 1;
   d.reduce_dims = dims;
   d.n_reduce_dims = 1;
-  d.flops = 20;
-  d.bytes = 2 * (elem == NF_ELEM_F32 ? 4 : 8);
-  d.notes = notes;
-  d.n_notes = t->math_errno ? 2 : 1;
+  nf_region_contract (&d, notes, m->kind, elem, elem, false, true,
+		      t->math_errno);
   t->needs_runtime = true;
   d.end_line = (int) nf_ast_end_line (stmt);
   nf_record_region (t, &d, s->function, line, column, m);

@@ -56,6 +56,7 @@ struct nf_scalar_entry
   nf_region_desc d;
   char in[64], out[64];
   const char *ins[1], *outs[1];
+  const char *notes[NF_REGION_MAX_NOTES];
 };
 
 /* The source text of C in BUF (SIZE bytes), cut short if longer.  */
@@ -75,12 +76,12 @@ nf_text (const nf_tool *t, CXCursor c, char *buf, size_t size)
 }
 
 /* Fill E for a region of KIND calling CALLEE on data of ELEM, reading IN
-   and computing OUT, with N_NOTES of NOTES.  */
+   and computing OUT; its cost and notes are lower/'s nf_region_contract,
+   as the plugin's.  */
 static void
 nf_scalar_entry_init (const nf_tool *t, struct nf_scalar_entry *e,
 		      enum nf_kind kind, const char *callee, enum nf_elem elem,
-		      CXCursor in, CXCursor out, const char *const *notes,
-		      size_t n_notes)
+		      CXCursor in, CXCursor out)
 {
   memset (e, 0, sizeof *e);
   e->ins[0] = nf_text (t, in, e->in, sizeof e->in);
@@ -93,10 +94,8 @@ nf_scalar_entry_init (const nf_tool *t, struct nf_scalar_entry *e,
   e->d.n_live_ins = 1;
   e->d.live_outs = e->outs;
   e->d.n_live_outs = 1;
-  e->d.flops = 2; /* One transcendental and one add.  */
-  e->d.bytes = 0; /* Registers only.  */
-  e->d.notes = notes;
-  e->d.n_notes = n_notes;
+  nf_region_contract (&e->d, e->notes, kind, elem, elem, false, false,
+		      t->math_errno);
 }
 
 /* The first member of M's cluster with opcode OP, or NF_NO_VALUE.  */
@@ -159,16 +158,6 @@ nf_rename (nf_tool *t, CXCursor callee, const char *from, const char *to)
   else
     nf_edits_add (t->edits, b, e, to);
 }
-
-static const char *const nf_expm1_notes[]
-  = { "more accurate, not bit-identical: expm1 stays accurate (about 1 ulp) "
-      "where exp (x) - 1 loses all digits for |x| near 0",
-      "errno: where exp (x) underflowed (x < about -745 in double, -104 in "
-      "float) and set ERANGE, expm1 (x) returns -1 and leaves errno alone" };
-
-static const char *const nf_log1p_notes[]
-  = { "more accurate, not bit-identical: log1p stays accurate (about 1 ulp) "
-      "where log (1 + x) loses all digits for |x| near 0" };
 
 /* If the floating A +- B at C is an Expm1 candidate, rewrite it or
    record why not.  Returns 0, or -1 when out of memory.  */
@@ -248,8 +237,7 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
     {
       struct nf_scalar_entry entry;
       nf_scalar_entry_init (t, &entry, NF_KIND_EXPM1, nf_exp_names[fn].report,
-			    nf_ast_elem (clang_getCursorType (call)), arg, c,
-			    nf_expm1_notes, t->math_errno ? 2 : 1);
+			    nf_ast_elem (clang_getCursorType (call)), arg, c);
       nf_record_region (t, &entry.d, s->function, line, column, &m);
     }
   nf_match_release (&m);
@@ -326,7 +314,7 @@ nf_try_log1p (struct nf_scan *s, CXCursor c)
     {
       struct nf_scalar_entry entry;
       nf_scalar_entry_init (t, &entry, NF_KIND_LOG1P, nf_log_names[fn].report,
-			    elem, x, c, nf_log1p_notes, 1);
+			    elem, x, c);
       nf_record_region (t, &entry.d, s->function, line, column, &m);
     }
   nf_match_release (&m);

@@ -59,6 +59,86 @@ nf_json_location (const nf_report *report, nf_location loc)
 		    "line", loc.line, "column", loc.column);
 }
 
+size_t
+nf_region_contract (nf_region_desc *d, const char **notes, enum nf_kind kind,
+		    enum nf_elem elem, enum nf_elem accum, bool weighted,
+		    bool map, bool math_errno)
+{
+  double esz = elem == NF_ELEM_F16 ? 2 : elem == NF_ELEM_F32 ? 4 : 8;
+  size_t n = 0;
+
+  if (kind == NF_KIND_EXPM1 || kind == NF_KIND_LOG1P)
+    {
+      if (map)
+	{
+	  /* A transcendental per element: about 20 flops in the kernels;
+	     x read and y written.  */
+	  d->flops = 20;
+	  d->bytes = 2 * esz;
+	  notes[n++] = "the loop's calls of the scalar function (after the "
+		       "rewrite reported at the statement) become one call of "
+		       "the array kernel: same accuracy contract, not "
+		       "bit-identical";
+	  if (math_errno)
+	    notes[n++] = "errno: the array kernel never sets errno";
+	}
+      else
+	{
+	  d->flops = 2; /* One transcendental and one add.  */
+	  d->bytes = 0; /* Registers only.  */
+	  if (kind == NF_KIND_EXPM1)
+	    {
+	      notes[n++] = "more accurate, not bit-identical: expm1 stays "
+			   "accurate (about 1 ulp) where exp (x) - 1 loses "
+			   "all digits for |x| near 0";
+	      if (math_errno)
+		notes[n++] = "errno: where exp (x) underflowed (x < about -745 "
+			     "in double, -104 in float) and set ERANGE, expm1 "
+			     "(x) returns -1 and leaves errno alone";
+	    }
+	  else
+	    notes[n++] = "more accurate, not bit-identical: log1p stays "
+			 "accurate (about 1 ulp) where log (1 + x) loses all "
+			 "digits for |x| near 0";
+	}
+    }
+  else
+    {
+      /* Per element: x*x and the sum, then x*scale (and *w); the fused
+	 kernels read x twice.  */
+      if (kind == NF_KIND_RMSNORM)
+	{
+	  d->flops = weighted ? 4 : 3;
+	  d->bytes = esz * (weighted ? 4 : 3);
+	}
+      else
+	{
+	  d->flops = 2;
+	  d->bytes = esz;
+	}
+      if (accum == NF_ELEM_F16)
+	notes[n++] = "the loop accumulated in _Float16, which overflows once "
+		     "the sum of squares passes 65504 (RMS(x) > 4 at n = "
+		     "4096); the fused kernel sums in double";
+      else if (elem == NF_ELEM_F64 && accum == NF_ELEM_F64)
+	notes[n++] = "more accurate, not bit-identical: the fused kernel sums "
+		     "the squares in long double with compensation, where the "
+		     "loop summed in double";
+      else if (accum == NF_ELEM_F32)
+	notes[n++] = "more accurate, not bit-identical: the fused kernel sums "
+		     "the squares in double, where the loop summed in float";
+      else
+	notes[n++] = "not bit-identical: the fused kernel sums in at least "
+		     "the loop's precision, in a different order";
+      if (kind == NF_KIND_RMSNORM)
+	notes[n++] = "the fused kernel computes the scale 1/sqrt(mean + eps) "
+		     "in double";
+    }
+  d->notes = notes;
+  d->n_notes = n;
+  return n;
+}
+
 nf_report *
 nf_report_new (const char *tool, const char *source)
 {

@@ -57,6 +57,24 @@ typedef struct nf_region_desc
 				   than LOC.line: LOC.line.  */
 } nf_region_desc;
 
+/* The most notes nf_region_contract gives a region.  */
+#define NF_REGION_MAX_NOTES 2
+
+/* Fill what both front ends say alike about a fused region of KIND on
+   ELEM data: D->flops and D->bytes per element (the cost model of the
+   report's roofline) and D->notes, the changes the floating-point
+   contract allows (DESIGN.md section 4), pointing into NOTES (room for
+   NF_REGION_MAX_NOTES, kept alive by the caller until the region is
+   added).  ACCUM is the type the original loop summed in (NF_ELEM_F16
+   for a _Float16 accumulator; unused for elementwise regions), WEIGHTED
+   whether an RMSNorm has a weight, MAP whether an Expm1/Log1p region is
+   a loop over arrays (else one scalar call), MATH_ERRNO whether the code
+   was compiled with -fmath-errno.  Returns D->n_notes.  */
+size_t nf_region_contract (nf_region_desc *d, const char **notes,
+			   enum nf_kind kind, enum nf_elem elem,
+			   enum nf_elem accum, bool weighted, bool map,
+			   bool math_errno);
+
 /* A new, empty report for SOURCE (the main input file) written by TOOL
    ("neuronfuse-gcc-plugin", "neuronfuse-clang").  Returns NULL when out
    of memory.  */

@@ -626,32 +626,6 @@ nf_loop_accum (const struct nf_lregion *g, const nf_match *m)
   return m->accum;
 }
 
-/* The report's notes for M fused as C, the loop accumulating in ACCUM.  */
-static size_t
-nf_loop_notes (const nf_match *m, enum nf_elem elem, enum nf_elem accum,
-	       const char **notes)
-{
-  size_t n = 0;
-  if (accum == NF_ELEM_F16)
-    notes[n++] = "the loop accumulated in _Float16, which overflows once "
-		 "the sum of squares passes 65504 (RMS(x) > 4 at n = 4096); "
-		 "the fused kernel sums in double";
-  else if (elem == NF_ELEM_F64 && accum == NF_ELEM_F64)
-    notes[n++] = "more accurate, not bit-identical: the fused kernel sums "
-		 "the squares in long double with compensation, where the "
-		 "loop summed in double";
-  else if (accum == NF_ELEM_F32)
-    notes[n++] = "more accurate, not bit-identical: the fused kernel sums "
-		 "the squares in double, where the loop summed in float";
-  else
-    notes[n++] = "not bit-identical: the fused kernel sums in at least the "
-		 "loop's precision, in a different order";
-  if (m->kind == NF_KIND_RMSNORM)
-    notes[n++] = "the fused kernel computes the scale 1/sqrt(mean + eps) in "
-		 "double";
-  return n;
-}
-
 /* The last source line of region G that starts at WHERE: the greatest
    line of a statement of G in WHERE's file (the loops' headers to their
    last statements; the exit block counts up to G->exit_after only, and
@@ -737,7 +711,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
     snprintf (outname, sizeof outname, "%s", names[0]);
   else
     nf_value_name (c->outs[0], outname, sizeof outname);
-  const char *notes[4];
+  const char *notes[NF_REGION_MAX_NOTES];
   int dims[1] = { 0 };
   nf_region_desc d;
   memset (&d, 0, sizeof d);
@@ -753,36 +727,8 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   d.n_live_outs = 1;
   d.reduce_dims = dims;
   d.n_reduce_dims = 1;
-  /* Per element: x*x and the sum, then x*scale (and *w); the fused
-     kernels read x twice.  */
-  double esz = elem == NF_ELEM_F16 ? 2 : elem == NF_ELEM_F32 ? 4 : 8;
-  if (map)
-    {
-      /* A transcendental per element: about 20 flops in the kernels.  */
-      d.flops = 20;
-      d.bytes = 2 * esz;
-    }
-  else if (m->kind == NF_KIND_RMSNORM)
-    {
-      d.flops = m->weight != NF_NO_VALUE ? 4 : 3;
-      d.bytes = esz * (m->weight != NF_NO_VALUE ? 4 : 3);
-    }
-  else
-    {
-      d.flops = 2;
-      d.bytes = esz;
-    }
-  d.notes = notes;
-  if (map)
-    {
-      notes[0] = "the loop's calls of the scalar function (after the "
-		 "rewrite reported at the statement) become one call of the "
-		 "array kernel: same accuracy contract, not bit-identical";
-      notes[1] = "errno: the array kernel never sets errno";
-      d.n_notes = flag_errno_math ? 2 : 1;
-    }
-  else
-    d.n_notes = nf_loop_notes (m, elem, accum, notes);
+  nf_region_contract (&d, notes, m->kind, elem, accum,
+		      m->weight != NF_NO_VALUE, map, flag_errno_math);
   char msg[128];
   int n_loops = 0;
   for (int k = 0; k < g->n_loops; k++)

@@ -134,14 +134,14 @@ struct nf_scalar_entry
   nf_region_desc d;
   char in[64], out[64];		/* Names of the input and the result.  */
   const char *ins[1], *outs[1];
+  const char *notes[NF_REGION_MAX_NOTES];
 };
 
 /* Fill E for a region of KIND that replaces FN, computing OUT (of TYPE)
-   from IN, with the NOTES (N_NOTES of them).  */
+   from IN; its cost and notes are lower/'s nf_region_contract.  */
 static void
 nf_scalar_entry_init (struct nf_scalar_entry *e, enum nf_kind kind,
-		      const struct nf_mathfn *fn, tree type, tree in, tree out,
-		      const char *const *notes, size_t n_notes)
+		      const struct nf_mathfn *fn, tree type, tree in, tree out)
 {
   memset (e, 0, sizeof *e);
   e->ins[0] = nf_value_name (in, e->in, sizeof e->in);
@@ -154,10 +154,8 @@ nf_scalar_entry_init (struct nf_scalar_entry *e, enum nf_kind kind,
   e->d.n_live_ins = 1;
   e->d.live_outs = e->outs;
   e->d.n_live_outs = 1;
-  e->d.flops = 2;		/* One transcendental and one add.  */
-  e->d.bytes = 0;		/* Registers only.  */
-  e->d.notes = notes;
-  e->d.n_notes = n_notes;
+  nf_region_contract (&e->d, e->notes, kind, NF_ELEM_NONE, NF_ELEM_NONE,
+		      false, false, flag_errno_math);
 }
 
 /* The built-in of FNS that CALL calls, or NULL.  */
@@ -219,17 +217,9 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
       return false;
     }
 
-  static const char *const notes[]
-    = { "more accurate, not bit-identical: expm1 stays accurate (about "
-	"1 ulp) where exp (x) - 1 loses all digits for |x| near 0",
-	/* Matters only with -fmath-errno: then it is the second note.  */
-	"errno: where exp (x) underflowed (x < about -745 in double, -104 "
-	"in float) and set ERANGE, expm1 (x) returns -1 and leaves errno "
-	"alone" };
   struct nf_scalar_entry entry;
   char msg[128];
-  nf_scalar_entry_init (&entry, NF_KIND_EXPM1, fn, TREE_TYPE (ev), x, lhs,
-			notes, flag_errno_math ? 2 : 1);
+  nf_scalar_entry_init (&entry, NF_KIND_EXPM1, fn, TREE_TYPE (ev), x, lhs);
   snprintf (msg, sizeof msg, "Expm1: replaced %s%s (x)%s by %s%s (x)",
 	    one_minus ? "1 - " : "", fn->from_name, one_minus ? "" : " - 1",
 	    one_minus ? "-" : "", fn->to_name);
@@ -302,13 +292,9 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
     }
 
   tree lhs = gimple_call_lhs (call);
-  static const char *const notes[]
-    = { "more accurate, not bit-identical: log1p stays accurate (about "
-	"1 ulp) where log (1 + x) loses all digits for |x| near 0" };
   struct nf_scalar_entry entry;
   char msg[128];
-  nf_scalar_entry_init (&entry, NF_KIND_LOG1P, fn, TREE_TYPE (lhs), x, lhs,
-			notes, 1);
+  nf_scalar_entry_init (&entry, NF_KIND_LOG1P, fn, TREE_TYPE (lhs), x, lhs);
   snprintf (msg, sizeof msg, "Log1p: replaced %s (1 + x) by %s (x)",
 	    fn->from_name, fn->to_name);
   /* C++'s std::log (float) is an inline wrapper in <cmath>: once inlined,

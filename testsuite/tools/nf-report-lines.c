@@ -1,7 +1,8 @@
 /* nf-report-lines REPORT.json: check a neuronfuse report's structure and
    print one line per entry, for the testsuite to match:
 
-     region ID KIND FUNCTION FILE:LINE:COLUMN ACTION CALLEE DTYPE
+     region ID KIND FUNCTION FILE:LINE:COLUMN ACTION CALLEE DTYPE \
+       accum=ACCUM_DTYPE flops=F bytes=B notes=N end=END_LINE
      missed KIND FUNCTION FILE:LINE:COLUMN REASON
 
    Exits 1 with a message naming the file and position on malformed JSON,
@@ -89,8 +90,18 @@ main (int argc, char **argv)
 	      str (e, "kind"), str (e, "function"));
       if (print_location (e) != 0)
 	return bad ("region with a malformed location");
-      printf (" %s %s %s\n", str (e, "action"), str (e, "callee"),
+      printf (" %s %s %s", str (e, "action"), str (e, "callee"),
 	      str (e, "dtype"));
+      /* What the front ends must agree on beyond the position (the
+	 parity of neuronfuse.clang): the accumulator, the cost, the
+	 notes' count and the last line.  */
+      json_t *end = json_object_get (e, "end_line");
+      printf (" accum=%s flops=%g bytes=%g notes=%zu end=%lld\n",
+	      str (e, "accum_dtype"),
+	      json_number_value (json_object_get (e, "flops")),
+	      json_number_value (json_object_get (e, "bytes")),
+	      json_array_size (json_object_get (e, "notes")),
+	      json_is_integer (end) ? (long long) json_integer_value (end) : -1LL);
     }
   json_array_foreach (missed, i, e)
     {
