@@ -37,7 +37,8 @@ must compile and run; for every program
 
 Usage: nf-fuzz.py --plugin SO --runtime-inc DIR --runtime-lib DIR
                   [--clang EXE] [--count N] [--seed S] [--only I]
-                  [--jobs J] [--workdir DIR] [--cc CC]
+                  [--jobs J] [--workdir DIR] [--cc CC] [--keep]
+       nf-fuzz.py --limitations ... (the table below, and exit)
 Environment of make check-fuzz: FUZZ_COUNT, FUZZ_SEED, FUZZ_ONLY.
 """
 
@@ -328,6 +329,11 @@ class Prog:
         ])
         bound2 = self.pick([(12, 'n', True, None),
                             (1, 'n - 1', False, 'trip-count-short')])
+        # The counter's type (not with n - 1, which wraps when unsigned).
+        itype = 'int' if bound2 != 'n' else \
+            r.choice(['int'] * 5 + ['long', 'unsigned', 'size_t'])
+        if itype != 'int':
+            self.tags.append('counter-' + itype.replace(' ', '-'))
         side = self.pick([(14, '', True, None),
                           (1, ' nf_fz_count++;', False, 'side-effect')])
         self.out_layout = r.choice(['sep'] * 4 + ['inplace', 'after',
@@ -346,14 +352,15 @@ class Prog:
                               .replace('fmax ', fmaxn + ' ')
                               .replace('(' + acc + ')', '(' + A + ')')
                               .replace(sdecl + ' s =', A + ' s ='))
-            params = f'{T} *o, const {T} *x, const {T} *w, const {T} *x2, int n'
+            params = (f'{T} *o, const {T} *x, const {T} *w, const {T} *x2,'
+                      f' {itype} n')
             if eps_param:
                 params += f', {epsT} eps'
             return (f'void {name} ({params})\n{{\n'
                     f'  {A} ss = {init};\n'
-                    f'  for (int j = 0; j < n; j++) {sub(red)}\n'
+                    f'  for ({itype} j = 0; j < n; j++) {sub(red)}\n'
                     f'{sub(pre)}'
-                    f'  for (int j = 0; j < {bound2}; j++) '
+                    f'  for ({itype} j = 0; j < {bound2}; j++) '
                     f'{{ o[j] = {sub(body)};{side} }}\n}}\n')
         epsT = acc if acc != '_Float16' else 'float'
         self.epsT = epsT
@@ -660,6 +667,7 @@ class Prog:
 
 MAIN_HEAD = r'''/* nf-fuzz drivers and long double references (built without the tools) */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #define NB 160
@@ -727,7 +735,7 @@ static long nf_fz_seq;
 
 
 def write_batch(progs, d):
-    kern = ['/* nf-fuzz kernels */\n#include <math.h>\n'
+    kern = ['/* nf-fuzz kernels */\n#include <math.h>\n#include <stddef.h>\n'
             'extern volatile unsigned long nf_fz_count;\n']
     main = [MAIN_HEAD]
     for p in progs:
@@ -959,7 +967,13 @@ def main():
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--workdir', default='fuzz-work')
     ap.add_argument('--keep', action='store_true')
+    ap.add_argument('--limitations', action='store_true',
+                    help='print the table of known limitations and exit')
     a = ap.parse_args()
+    if a.limitations:
+        for tool, tag, _, why in KNOWN_LIMITATIONS:
+            print(f'{tool:7} {tag:24} {why}')
+        return 0
     env = Env()
     env.plugin = os.path.abspath(a.plugin)
     env.rtinc = os.path.abspath(a.runtime_inc)
