@@ -494,14 +494,10 @@ class Prog:
                               (1, True, False, 'multi-use')])
             if 'double-math' in self.tags:
                 self.tags.append('narrowed-temp')
-            body = f'  {t["T"]} e = {call};\n' \
-                   f'  return {e.replace(call, "e")}' + \
-                   (' + e * 0.0' + t['L'] + ';\n' if False else ';\n')
-            if use2:
-                body = f'  {t["T"]} e = {call};\n' \
-                       f'  g{self.idx} = e;\n' \
-                       f'  return {e.replace(call, "e")};\n'
-                ref = ref  # the value is the same; the verdict is not
+            # (multi-use: the value is the same, the verdict is not)
+            body = f'  {t["T"]} e = {call};\n' + \
+                   (f'  g{self.idx} = e;\n' if use2 else '') + \
+                   f'  return {e.replace(call, "e")};\n'
         else:
             body = f'  return {e};\n'
         self.multi_use = 'multi-use' in self.tags
@@ -592,8 +588,6 @@ class Prog:
                                          else '') + ')' if rms else '(o, x, n)'
         lcall = call_args.replace('(o, x, w, x2', '(lo, lx, lw, lx2') \
             .replace('(o, x, n)', '(lo, lx, n)')
-        if rms and self.eps_param:
-            lcall = lcall.replace(f'({self.epsT}) 1e-5', f'({self.epsT}) 1e-5')
         return (
             f'static void run{i} (void)\n{{\n'
             f'  static const int ns[] = {{ {", ".join(map(str, ns))} }};\n'
@@ -760,7 +754,7 @@ def write_batch(progs, d):
         if getattr(p, 'multi_use', False):
             main.append(f'extern {TYPES[p.ty]["T"]} g{p.idx};\n')
         main.append('__attribute__ ((noipa, optimize ("O0"))) static '
-                    + p.ref.replace(f'\nvoid r', f'\nvoid r'))
+                    + p.ref)
         main.append(p.driver)
     main.append('int main (void)\n{\n')
     for p in progs:
