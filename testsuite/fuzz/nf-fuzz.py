@@ -92,9 +92,10 @@ KNOWN_LIMITATIONS = [
      "same kind, 'rewritten'), not the array kernel; the verdict compares "
      "kinds, so this entry only documents it (no effect on the verdict)"),
     ('plugin', 'unsigned-offset', lambda f: True,
-     "x[j + 2] with an unsigned j: j + 2 wraps modulo 2^32, so the access "
-     "is not affine ('an array access is not affine in the loop'); right "
-     "to refuse, as n near UINT_MAX would wrap"),
+     "x[j + 2] with an unsigned j: j + 2 wraps modulo 2^32 when n is near "
+     "UINT_MAX, so the access is not affine ('an array access is not "
+     "affine in the loop'): right to refuse (j + 1, which cannot wrap as "
+     "j < n, is fused)"),
     ('clang', 'offset-index', lambda f: True,
      "x[j + c]: the frontend's matchers want the loop index itself as "
      "the subscript ('the region computes something the matchers do not "
@@ -343,7 +344,8 @@ class Prog:
             r.choice(['int'] * 5 + ['long', 'unsigned', 'size_t'])
         if itype != 'int':
             self.tags.append('counter-' + itype.replace(' ', '-'))
-        if itype == 'unsigned' and off:
+        if itype == 'unsigned' and off >= 2:
+            # (j + 1 cannot wrap, as j < n; j + 2 can)
             self.tags.append('unsigned-offset')
         side = self.pick([(14, '', True, None),
                           (1, ' nf_fz_count++;', False, 'side-effect')])
