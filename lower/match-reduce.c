@@ -252,6 +252,32 @@ nf_match_eps (const nf_region *r, nf_value u, nf_value via, nf_match *m,
   return true;
 }
 
+/* The kernels take eps as a float unless the data is double
+   (nf_rmsnorm_f32/f16 (..., float eps)): an eps of a wider type (a double
+   eps with float data and a double sum) must keep its value through that
+   conversion.  A constant must be exact in the kernel's type, anything
+   else is rejected (make check-fuzz found 1e-5 as a double parameter
+   rounded to float: 0.29 ulp off once eps dominates the mean).  */
+static bool
+nf_match_eps_fits (const nf_region *r, nf_match *m)
+{
+  enum nf_elem data = nf_value_type (r, m->input).elem;
+  enum nf_elem kt = data == NF_ELEM_F64 ? NF_ELEM_F64 : NF_ELEM_F32;
+  enum nf_elem et = nf_value_type (r, m->eps).elem;
+  if (et <= kt)
+    return true;
+  if (nf_op (r, m->eps) == NF_OP_CONST && kt == NF_ELEM_F32)
+    {
+      double c = nf_const_value (r, m->eps);
+      if ((double) (float) c == c)
+	return true;
+    }
+  return nf_match_fail (m, kt == NF_ELEM_F32
+			     ? "eps is wider than float, the kernel's eps, "
+			       "and not exact in it"
+			     : "eps is wider than double, the kernel's eps");
+}
+
 /* Step 3: the leaves of the product tree at V: MUL nodes, float casts,
    broadcasts and (in DIVIDE mode) a DIV by Q are expanded when they are
    the ROOT or used once (so they belong to the product), and added to L;
@@ -450,6 +476,8 @@ nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m)
     }
   nf_oplist_add (&l, scale);
   if (!nf_match_scaling (r, scale, divide, x, m, &l))
+    return false;
+  if (!nf_match_eps_fits (r, m))
     return false;
   return nf_match_accept (r, m, &l);
 }
