@@ -162,6 +162,47 @@ nf_lp_var_of (CXCursor c)
   return d;
 }
 
+/* Whether C accumulates into a variable: acc += E, acc = acc + E or
+   acc = E + acc (C defines the first as the second, and a floating
+   addition commutes bit for bit; a conversion of the sum back to acc's
+   type is the one += makes).  Sets *LHS to acc's expression and *E.  */
+static bool
+nf_lp_accumulation (CXCursor c, CXCursor *lhs, CXCursor *e)
+{
+  CXCursor k[2], a[2];
+  if (clang_getCursorKind (c) == CXCursor_CompoundAssignOperator
+      && clang_getCursorBinaryOperatorKind (c) == CXBinaryOperator_AddAssign
+      && nf_ast_children (c, k, 2) == 2)
+    {
+      *lhs = k[0];
+      *e = k[1];
+      return true;
+    }
+  if (nf_ast_binop (c) != CXBinaryOperator_Assign
+      || nf_ast_children (c, k, 2) != 2)
+    return false;
+  CXCursor acc = nf_lp_var_of (k[0]), sum = nf_ast_strip_noop (k[1]), in;
+  if (nf_ast_float_convert (sum, &in))
+    sum = nf_ast_strip_noop (in);
+  if (clang_Cursor_isNull (acc) || nf_ast_binop (sum) != CXBinaryOperator_Add
+      || nf_ast_children (sum, a, 2) != 2)
+    return false;
+  for (int i = 0; i < 2; i++)
+    {
+      CXCursor x = nf_ast_strip_noop (a[i]);
+      if (nf_ast_float_convert (x, &in))
+	x = in;
+      CXCursor v = nf_lp_var_of (x);
+      if (!clang_Cursor_isNull (v) && nf_lp_same_decl (v, acc))
+	{
+	  *lhs = k[0];
+	  *e = a[1 - i];
+	  return true;
+	}
+    }
+  return false;
+}
+
 static int
 nf_lp_find_var (const struct nf_lp *g, CXCursor decl)
 {
@@ -862,14 +903,13 @@ nf_lp_init (struct nf_lp *g, CXCursor acc, CXCursor prev)
   return nf_lp_read (g, acc, acc);
 }
 
-/* The first loop's body BODY: acc += E.  Returns the REDUCE.  */
+/* The first loop's body BODY: acc += E (or acc = acc + E, see
+   nf_lp_accumulation).  Returns the REDUCE.  */
 static nf_value
 nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev)
 {
   CXCursor k[2];
-  if (clang_getCursorKind (body) != CXCursor_CompoundAssignOperator
-      || clang_getCursorBinaryOperatorKind (body) != CXBinaryOperator_AddAssign
-      || nf_ast_children (body, k, 2) != 2)
+  if (!nf_lp_accumulation (body, &k[0], &k[1]))
     return NF_NO_VALUE; /* No candidate.  */
   CXCursor acc = nf_lp_var_of (k[0]);
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (k[0]));
@@ -1046,9 +1086,7 @@ nf_lp_cand_visit (CXCursor c, CXCursor parent, CXClientData data)
   if (kind == CXCursor_BreakStmt || kind == CXCursor_ReturnStmt
       || kind == CXCursor_GotoStmt)
     d->exits = true;
-  if (kind == CXCursor_CompoundAssignOperator
-      && clang_getCursorBinaryOperatorKind (c) == CXBinaryOperator_AddAssign
-      && nf_ast_children (c, k, 2) == 2
+  if (nf_lp_accumulation (c, &k[0], &k[1])
       && nf_elem_is_float (nf_ast_elem (clang_getCursorType (k[0]))))
     {
       CXCursor p = nf_ast_strip_noop (k[1]), in;

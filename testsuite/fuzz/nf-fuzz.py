@@ -100,12 +100,6 @@ KNOWN_LIMITATIONS = [
      "x[j + c]: the frontend's matchers want the loop index itself as "
      "the subscript ('the region computes something the matchers do not "
      "know'); the plugin sees the base pointer x + c and fuses"),
-    ('clang', 'nrm2-stmt-form', lambda f: True,
-     "the frontend's loop reader wants the sum as 's += x[i] * x[i]': "
-     "'s = s + x*x' and 's = x*x + s' are not candidates at all (no "
-     "missed entry either)"),
-    ('clang', 'sum-order', lambda f: True,
-     "the same for RMSNorm's sum: 'ss = ss + x*x', 'ss = x*x + ss'"),
     ('plugin', 'narrowed-temp', lambda f: '-ffast-math' not in f,
      "'float e = exp (x); return e - 1;' with x a float: (float) exp "
      "((double) ...) - 1.0f is not expf (..) - 1 unless -ffast-math lets "
