@@ -7,6 +7,7 @@
 
 #include "emit.h"
 #include "nf-check.h"
+#include "test-regions.h"
 
 #include <string.h>
 
@@ -244,34 +245,11 @@ test_l2norm (void)
   nf_region_free (r);
 }
 
-/* A scalar expm1 (x) of ELEM, as the matcher leaves it once exp (x) - 1
-   is recognised: one EXPM1 op on a parameter.  */
-static nf_region *
-build_expm1 (nf_match *m, enum nf_elem elem)
-{
-  nf_region *r = nf_region_new ("elu");
-  nf_srcloc loc = { "act.c", 12, 10 };
-  nf_region_set_loc (r, loc);
-  nf_value x = nf_param (r, "x", nf_scalar_type (elem), false);
-  nf_value e = nf_unary (r, NF_OP_EXPM1, x);
-  nf_value_set_escapes (r, e);
-  memset (m, 0, sizeof *m);
-  m->kind = NF_KIND_EXPM1;
-  m->cluster = nf_cluster_new (r, "Expm1", &e, 1);
-  m->anchor = e;
-  m->input = x;
-  m->weight = m->eps = NF_NO_VALUE;
-  m->result = e;
-  m->accum = elem;
-  CHECK (m->cluster != NULL);
-  return r;
-}
-
 static void
 test_expm1 (void)
 {
   nf_match m;
-  nf_region *r = build_expm1 (&m, NF_ELEM_F32);
+  nf_region *r = nf_test_expm1 (&m, NF_ELEM_F32);
   const char *err, *t;
 
   t = dump (nf_emit_mhlo, &m, 2, "expm1", "mhlo.mlir", &err);
@@ -289,7 +267,7 @@ test_expm1 (void)
   nf_region_free (r);
 
   /* long double has no HLO type; the Penguin rendering shows it.  */
-  r = build_expm1 (&m, NF_ELEM_F80);
+  r = nf_test_expm1 (&m, NF_ELEM_F80);
   CHECK (dump (nf_emit_mhlo, &m, 9, "f80", "mhlo.mlir", &err) == NULL);
   CHECK (err && strcmp (err, "long double (f80) has no HLO element type")
 		  == 0);

@@ -8,6 +8,7 @@
 #include "report.h"
 
 #include "nf-check.h"
+#include "test-regions.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -15,27 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* A scalar expm1 (x) of ELEM as the matcher leaves it (emit-test's
-   build_expm1, reduced).  Fills *M; returns the region to free.  */
-static nf_region *
-build_expm1 (nf_match *m, enum nf_elem elem)
-{
-  nf_region *r = nf_region_new ("elu");
-  nf_value x = nf_param (r, "x", nf_scalar_type (elem), false);
-  nf_value e = nf_unary (r, NF_OP_EXPM1, x);
-  nf_value_set_escapes (r, e);
-  memset (m, 0, sizeof *m);
-  m->kind = NF_KIND_EXPM1;
-  m->cluster = nf_cluster_new (r, "Expm1", &e, 1);
-  m->anchor = e;
-  m->input = x;
-  m->weight = m->eps = NF_NO_VALUE;
-  m->result = e;
-  m->accum = elem;
-  CHECK (m->cluster != NULL);
-  return r;
-}
 
 static const char *
 str_at (json_t *root, const char *path1, size_t i, const char *key)
@@ -74,8 +54,8 @@ main (void)
   d.end_line = 11;
   CHECK (nf_report_add_region (r, &d) == 2);
   nf_match m32, m80;
-  nf_region *r32 = build_expm1 (&m32, NF_ELEM_F32);
-  nf_region *r80 = build_expm1 (&m80, NF_ELEM_F80);
+  nf_region *r32 = nf_test_expm1 (&m32, NF_ELEM_F32);
+  nf_region *r80 = nf_test_expm1 (&m80, NF_ELEM_F80);
   CHECK (nf_report_add_ir (r, 1, &m32) == 0);
   CHECK (nf_report_add_ir (r, 2, &m80) == 0);
   CHECK (nf_report_add_ir (r, 3, &m32) == -1);	/* No region 3.  */
