@@ -98,17 +98,6 @@ nf_scalar_entry_init (const nf_tool *t, struct nf_scalar_entry *e,
 		      t->math_errno);
 }
 
-/* The first member of M's cluster with opcode OP, or NF_NO_VALUE.  */
-static nf_value
-nf_cluster_find (const nf_match *m, enum nf_opcode op)
-{
-  const nf_region *r = nf_cluster_region (m->cluster);
-  for (int i = 0; i < nf_cluster_size (m->cluster); i++)
-    if (nf_op (r, nf_cluster_op (m->cluster, i)) == op)
-      return nf_cluster_op (m->cluster, i);
-  return NF_NO_VALUE;
-}
-
 /* A zero literal of the floating type ELEM.  */
 static const char *
 nf_zero (enum nf_elem elem)
@@ -199,7 +188,8 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
     }
 
   /* The source the match stands for.  */
-  CXCursor call = nf_ast_value_cursor (&g, nf_cluster_find (&m, NF_OP_EXP));
+  CXCursor call
+    = nf_ast_value_cursor (&g, nf_cluster_find_op (m.cluster, NF_OP_EXP));
   CXCursor callee, arg, kids[2];
   int fn = nf_ast_math_call (call, nf_exp_names, 6, &callee, &arg);
   nf_ast_children (c, kids, 2);

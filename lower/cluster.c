@@ -60,6 +60,15 @@ nf_cluster_contains (const nf_cluster *c, nf_value v)
 	 && nf_bit (c->member, v);
 }
 
+nf_value
+nf_cluster_find_op (const nf_cluster *c, enum nf_opcode op)
+{
+  for (int i = 0; i < nf_cluster_size (c); i++)
+    if (nf_op (c->region, nf_cluster_op (c, i)) == op)
+      return nf_cluster_op (c, i);
+  return NF_NO_VALUE;
+}
+
 /* Compute the body, live-ins and live-outs from the membership set.
    Returns false when out of memory.  */
 static bool

@@ -37,6 +37,8 @@ const char *nf_cluster_kind (const nf_cluster *c);
 int nf_cluster_size (const nf_cluster *c);
 nf_value nf_cluster_op (const nf_cluster *c, int i);
 bool nf_cluster_contains (const nf_cluster *c, nf_value v);
+/* The first member with opcode OP, or NF_NO_VALUE.  */
+nf_value nf_cluster_find_op (const nf_cluster *c, enum nf_opcode op);
 
 /* Live-ins in order of first use by the body; live-outs in region order.  */
 int nf_cluster_n_live_ins (const nf_cluster *c);

@@ -166,17 +166,6 @@ nf_which_fn (gcall *call, const struct nf_mathfn *fns)
   return nf_math_call (call, fns, &fn) ? fn : NULL;
 }
 
-/* The first member of M's cluster with opcode OP, or NF_NO_VALUE.  */
-static nf_value
-nf_cluster_find (const nf_match *m, enum nf_opcode op)
-{
-  const nf_region *r = nf_cluster_region (m->cluster);
-  for (int i = 0; i < nf_cluster_size (m->cluster); i++)
-    if (nf_op (r, nf_cluster_op (m->cluster, i)) == op)
-      return nf_cluster_op (m->cluster, i);
-  return NF_NO_VALUE;
-}
-
 /* Step 1: if the assignment at GSI is an Expm1 candidate, rewrite it or
    record why not.  Returns true if it rewrote (or reported) a region.  */
 static bool
@@ -199,8 +188,8 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
       return false;
     }
   /* The GIMPLE the match stands for.  */
-  nf_value expv = nf_cluster_find (&m, NF_OP_EXP);
-  nf_value widev = nf_cluster_find (&m, NF_OP_CONVERT);
+  nf_value expv = nf_cluster_find_op (m.cluster, NF_OP_EXP);
+  nf_value widev = nf_cluster_find_op (m.cluster, NF_OP_CONVERT);
   tree ev = nf_expr_tree (&g, expv);
   tree wide = widev != NF_NO_VALUE ? nf_expr_tree (&g, widev) : NULL_TREE;
   gcall *call = nf_as_call (SSA_NAME_DEF_STMT (ev));
