@@ -1127,6 +1127,40 @@ struct nf_lp_scan
   bool summed; /* The last loop tried was a sum's candidate.  */
 };
 
+/* Record in the report the loop region of match M, rewritten into a
+   call of CALLEE on ELEM data the loop summed in ACCUM (WEIGHTED and MAP
+   as for nf_region_contract): live-ins INS (N_INS of them), the one
+   live-out OUT, reducing dimension 0, from LINE:COLUMN to END's last
+   line.  */
+static void
+nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
+	      enum nf_elem elem, enum nf_elem accum, bool weighted, bool map,
+	      const char *const *ins, size_t n_ins, const char *out,
+	      CXCursor end, unsigned line, unsigned column)
+{
+  nf_tool *t = s->t;
+  const char *outs[1] = { out };
+  const char *notes[NF_REGION_MAX_NOTES];
+  int dims[1] = { 0 };
+  nf_region_desc d;
+  memset (&d, 0, sizeof d);
+  d.kind = nf_kind_name (m->kind);
+  d.callee = callee;
+  d.dtype = nf_elem_name (elem);
+  d.accum_dtype = nf_elem_name (accum);
+  d.live_ins = ins;
+  d.n_live_ins = n_ins;
+  d.live_outs = outs;
+  d.n_live_outs = 1;
+  d.reduce_dims = dims;
+  d.n_reduce_dims = 1;
+  nf_region_contract (&d, notes, m->kind, elem, accum, weighted, map,
+		      t->math_errno);
+  d.end_line = (int) nf_ast_end_line (end);
+  t->needs_runtime = true;
+  nf_record_region (t, &d, s->function, line, column, m);
+}
+
 /* Try a region starting at the loop STMTS[I] of a list of N statements.
    Returns the number of statements it consumed (0: none).  */
 static int
@@ -1397,27 +1431,8 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		{
 		  last = i + 1;
 		  const char *ins[2] = { xs, bound };
-		  char outname[64] = "norm";
-		  const char *outs[1] = { outname };
-		  const char *notes[NF_REGION_MAX_NOTES];
-		  int dims[1] = { 0 };
-		  nf_region_desc d;
-		  memset (&d, 0, sizeof d);
-		  d.kind = nf_kind_name (m.kind);
-		  d.callee = callee;
-		  d.dtype = nf_elem_name (elem);
-		  d.accum_dtype = nf_elem_name (m.accum);
-		  d.live_ins = ins;
-		  d.n_live_ins = 2;
-		  d.live_outs = outs;
-		  d.n_live_outs = 1;
-		  d.reduce_dims = dims;
-		  d.n_reduce_dims = 1;
-		  nf_region_contract (&d, notes, m.kind, elem, m.accum, false,
-				      false, t->math_errno);
-		  t->needs_runtime = true;
-		  d.end_line = (int) nf_ast_end_line (stmts[last]);
-		  nf_record_region (t, &d, s->function, line, column, &m);
+		  nf_lp_record (s, &m, callee, elem, m.accum, false, false, ins,
+				2, "norm", stmts[last], line, column);
 		}
 	    }
 	}
@@ -1500,29 +1515,10 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		  else
 		    {
 		      const char *ins[5] = { ys, xs, ws, bound, "eps" };
-		      const char *outs[1] = { ys };
-		      const char *notes[NF_REGION_MAX_NOTES];
-		      int dims[1] = { 0 };
-		      nf_region_desc d;
-		      memset (&d, 0, sizeof d);
-		      d.kind = nf_kind_name (m.kind);
-		      d.callee = callee;
-		      d.dtype = nf_elem_name (elem);
-		      d.accum_dtype
-			= nf_elem_name (g.acc_f16 ? NF_ELEM_F16 : m.accum);
-		      d.live_ins = ins;
-		      d.n_live_ins = 5;
-		      d.live_outs = outs;
-		      d.n_live_outs = 1;
-		      d.reduce_dims = dims;
-		      d.n_reduce_dims = 1;
-		      nf_region_contract (
-			&d, notes, m.kind, elem,
-			g.acc_f16 ? NF_ELEM_F16 : m.accum,
-			m.weight != NF_NO_VALUE, false, t->math_errno);
-		      t->needs_runtime = true;
-		      d.end_line = (int) nf_ast_end_line (stmts[last]);
-		      nf_record_region (t, &d, s->function, line, column, &m);
+		      nf_lp_record (s, &m, callee, elem,
+				    g.acc_f16 ? NF_ELEM_F16 : m.accum,
+				    m.weight != NF_NO_VALUE, false, ins, 5, ys,
+				    stmts[last], line, column);
 		    }
 		}
 	    }
@@ -1615,26 +1611,8 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
   if (!nf_edits_commit (t->edits))
     return "the region overlaps another rewritten region";
   const char *ins[3] = { ys, xs, bound };
-  const char *outs[1] = { ys };
-  const char *notes[NF_REGION_MAX_NOTES];
-  int dims[1] = { 0 };
-  nf_region_desc d;
-  memset (&d, 0, sizeof d);
-  d.kind = nf_kind_name (m->kind);
-  d.callee = callee;
-  d.dtype = nf_elem_name (elem);
-  d.accum_dtype = nf_elem_name (elem);
-  d.live_ins = ins;
-  d.n_live_ins = 3;
-  d.live_outs = outs;
-  d.n_live_outs = 1;
-  d.reduce_dims = dims;
-  d.n_reduce_dims = 1;
-  nf_region_contract (&d, notes, m->kind, elem, elem, false, true,
-		      t->math_errno);
-  t->needs_runtime = true;
-  d.end_line = (int) nf_ast_end_line (stmt);
-  nf_record_region (t, &d, s->function, line, column, m);
+  nf_lp_record (s, m, callee, elem, elem, false, true, ins, 3, ys, stmt,
+		line, column);
   return NULL;
 }
 
