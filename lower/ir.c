@@ -241,7 +241,8 @@ nf_new_op (nf_region *r, enum nf_opcode op, nf_type type,
 	return NULL;
       memcpy (o->more, opnds, n * sizeof *opnds);
     }
-  else
+  else if (n)
+    /* (Not for n == 0: OPNDS may then be null, which memcpy forbids.)  */
     memcpy (o->operands, opnds, n * sizeof *opnds);
   r->n_ops++;
   return o;
