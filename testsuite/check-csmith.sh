@@ -80,8 +80,9 @@ keep () {
   mkdir -p "$dir/failures"
   rm -rf "$f"
   cp -r "$2" "$f"
-  # cvise runs the test in a scratch copy of the directory it starts in:
-  # so the test names everything else by absolute path.  Interesting: the
+  # cvise runs the test in a temporary directory holding only the
+  # candidate p.c: so the test names everything else by absolute path,
+  # and is self-contained (also for a run by hand).  Interesting: the
   # plain build compiles and runs within 10 s, also under ASan and UBSan
   # with the same output (a reduction must not find its difference in
   # undefined behaviour, the classic trap of reducing Csmith programs),
