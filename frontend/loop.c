@@ -1143,15 +1143,8 @@ nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
   const char *notes[NF_REGION_MAX_NOTES];
   int dims[1] = { 0 };
   nf_region_desc d;
-  memset (&d, 0, sizeof d);
-  d.kind = nf_kind_name (m->kind);
-  d.callee = callee;
-  d.dtype = nf_elem_name (elem);
-  d.accum_dtype = nf_elem_name (accum);
-  d.live_ins = ins;
-  d.n_live_ins = n_ins;
-  d.live_outs = outs;
-  d.n_live_outs = 1;
+  nf_region_desc_init (&d, m->kind, callee, nf_elem_name (elem),
+		       nf_elem_name (accum), ins, n_ins, outs, 1);
   d.reduce_dims = dims;
   d.n_reduce_dims = 1;
   nf_region_contract (&d, notes, m->kind, elem, accum, weighted, map,

@@ -86,14 +86,8 @@ nf_scalar_entry_init (const nf_tool *t, struct nf_scalar_entry *e,
   memset (e, 0, sizeof *e);
   e->ins[0] = nf_text (t, in, e->in, sizeof e->in);
   e->outs[0] = nf_text (t, out, e->out, sizeof e->out);
-  e->d.kind = nf_kind_name (kind);
-  e->d.callee = callee;
-  e->d.dtype = nf_elem_name (elem);
-  e->d.accum_dtype = e->d.dtype;
-  e->d.live_ins = e->ins;
-  e->d.n_live_ins = 1;
-  e->d.live_outs = e->outs;
-  e->d.n_live_outs = 1;
+  nf_region_desc_init (&e->d, kind, callee, nf_elem_name (elem),
+		       nf_elem_name (elem), e->ins, 1, e->outs, 1);
   nf_region_contract (&e->d, e->notes, kind, elem, elem, false, false,
 		      t->math_errno);
 }

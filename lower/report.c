@@ -59,6 +59,23 @@ nf_json_location (const nf_report *report, nf_location loc)
 		    "line", loc.line, "column", loc.column);
 }
 
+void
+nf_region_desc_init (nf_region_desc *d, enum nf_kind kind,
+		     const char *callee, const char *dtype,
+		     const char *accum_dtype, const char *const *ins,
+		     size_t n_ins, const char *const *outs, size_t n_outs)
+{
+  memset (d, 0, sizeof *d);
+  d->kind = nf_kind_name (kind);
+  d->callee = callee;
+  d->dtype = dtype;
+  d->accum_dtype = accum_dtype;
+  d->live_ins = ins;
+  d->n_live_ins = n_ins;
+  d->live_outs = outs;
+  d->n_live_outs = n_outs;
+}
+
 size_t
 nf_region_contract (nf_region_desc *d, const char **notes, enum nf_kind kind,
 		    enum nf_elem elem, enum nf_elem accum, bool weighted,

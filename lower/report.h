@@ -57,6 +57,18 @@ typedef struct nf_region_desc
 				   than LOC.line: LOC.line.  */
 } nf_region_desc;
 
+/* Start D for a region of KIND that now calls CALLEE on DTYPE data,
+   computed in ACCUM_DTYPE, reading the N_INS values named INS and
+   writing the N_OUTS named OUTS (arrays the caller keeps alive until the
+   region is added); every other field zero, for the caller to set.  The
+   one fill of these fields for both front ends' loop and scalar
+   regions.  */
+void nf_region_desc_init (nf_region_desc *d, enum nf_kind kind,
+			  const char *callee, const char *dtype,
+			  const char *accum_dtype, const char *const *ins,
+			  size_t n_ins, const char *const *outs,
+			  size_t n_outs);
+
 /* The most notes nf_region_contract gives a region.  */
 #define NF_REGION_MAX_NOTES 2
 

@@ -713,18 +713,11 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
     nf_value_name (c->outs[0], outname, sizeof outname);
   const char *notes[NF_REGION_MAX_NOTES];
   int dims[1] = { 0 };
-  nf_region_desc d;
-  memset (&d, 0, sizeof d);
-  d.kind = nf_kind_name (m->kind);
-  d.action = "outlined";
-  d.callee = c->callee;
-  d.dtype = nf_loop_dtype (elem);
   enum nf_elem accum = nf_loop_accum (g, m);
-  d.accum_dtype = nf_loop_dtype (accum);
-  d.live_ins = ins;
-  d.n_live_ins = n_ins;
-  d.live_outs = outs;
-  d.n_live_outs = 1;
+  nf_region_desc d;
+  nf_region_desc_init (&d, m->kind, c->callee, nf_loop_dtype (elem),
+		       nf_loop_dtype (accum), ins, n_ins, outs, 1);
+  d.action = "outlined";
   d.reduce_dims = dims;
   d.n_reduce_dims = 1;
   nf_region_contract (&d, notes, m->kind, elem, accum,

@@ -146,14 +146,8 @@ nf_scalar_entry_init (struct nf_scalar_entry *e, enum nf_kind kind,
   memset (e, 0, sizeof *e);
   e->ins[0] = nf_value_name (in, e->in, sizeof e->in);
   e->outs[0] = nf_value_name (out, e->out, sizeof e->out);
-  e->d.kind = nf_kind_name (kind);
-  e->d.callee = fn->to_name;
-  e->d.dtype = nf_dtype_name (type);
-  e->d.accum_dtype = e->d.dtype;
-  e->d.live_ins = e->ins;
-  e->d.n_live_ins = 1;
-  e->d.live_outs = e->outs;
-  e->d.n_live_outs = 1;
+  nf_region_desc_init (&e->d, kind, fn->to_name, nf_dtype_name (type),
+		       nf_dtype_name (type), e->ins, 1, e->outs, 1);
   nf_region_contract (&e->d, e->notes, kind, NF_ELEM_NONE, NF_ELEM_NONE,
 		      false, false, flag_errno_math);
 }
