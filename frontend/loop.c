@@ -1061,7 +1061,10 @@ nf_lp_array_text (const struct nf_lp *g, nf_value p)
   for (int i = 0; i < g->n_arrays; i++)
     if (g->arrays[i].param == p)
       return g->arrays[i].text;
-  return "0";
+  /* The matchers hand over accesses only (nf_match_array_input), and
+     every access the builder makes has its array: a call on "0" would be
+     a wrong program.  */
+  nf_internal_error ("a kernel argument has no array", __FILE__, __LINE__);
 }
 
 /* What the body of a loop holds: a floating acc += a * b (the loops

@@ -540,11 +540,34 @@ nf_region_sym_value (const nf_region *r, int sym)
 }
 
 /* The op of V; V must be a value of R (an invariant of every caller).  */
+void
+nf_internal_error (const char *msg, const char *file, int line)
+{
+  fprintf (stderr, "neuronfuse: internal error: %s (%s:%d)\n", msg, file,
+	   line);
+  fflush (stderr);
+  abort ();
+}
+
+/* The op of V; NF_NO_VALUE reads as an opaque op with no operands.  */
 static const struct nf_op *
 nf_get (const nf_region *r, nf_value v)
 {
   static const struct nf_op none = { .op = NF_OP_OPAQUE, .base = -1 };
-  return v >= 0 && v < r->n_ops ? &r->ops[v] : &none;
+  if (v == NF_NO_VALUE)
+    return &none;
+  NF_ASSERT (v >= 0 && v < r->n_ops, "a value id outside its region");
+  return &r->ops[v];
+}
+
+/* The op of V, a LOAD or a STORE.  */
+static const struct nf_op *
+nf_get_access (const nf_region *r, nf_value v)
+{
+  const struct nf_op *o = nf_get (r, v);
+  NF_ASSERT (o->op == NF_OP_LOAD || o->op == NF_OP_STORE,
+	     "an access query on an op that is neither a load nor a store");
+  return o;
 }
 
 enum nf_opcode
@@ -601,25 +624,25 @@ nf_const_value (const nf_region *r, nf_value v)
 nf_value
 nf_access_base (const nf_region *r, nf_value v)
 {
-  return nf_get (r, v)->base;
+  return nf_get_access (r, v)->base;
 }
 
 int64_t
 nf_access_offset (const nf_region *r, nf_value v)
 {
-  return nf_get (r, v)->offset;
+  return nf_get_access (r, v)->offset;
 }
 
 int64_t
 nf_access_stride (const nf_region *r, nf_value v)
 {
-  return nf_get (r, v)->stride;
+  return nf_get_access (r, v)->stride;
 }
 
 int64_t
 nf_access_row_stride (const nf_region *r, nf_value v)
 {
-  return nf_get (r, v)->row_stride;
+  return nf_get_access (r, v)->row_stride;
 }
 
 enum nf_cmp

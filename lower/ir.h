@@ -29,6 +29,17 @@ extern "C" {
 
 typedef struct nf_region nf_region;
 
+/* A broken invariant of lower/ or of a front end's use of it (a value id
+   out of range, an access query on an op that is no LOAD or STORE): not
+   the user's input and not "not my pattern", but a bug.  NF_ASSERT
+   prints "neuronfuse: internal error: MSG (FILE:LINE)" and aborts, so
+   that a builder's bug never reads as a plausible missed reason (inside
+   GCC the abort is an internal compiler error).  */
+#define NF_ASSERT(cond, msg)                                                  \
+  ((cond) ? (void) 0 : nf_internal_error (msg, __FILE__, __LINE__))
+void nf_internal_error (const char *msg, const char *file, int line)
+  __attribute__ ((__noreturn__));
+
 /* A value (= the op defining it).  Negative means "none".  */
 typedef int nf_value;
 #define NF_NO_VALUE (-1)
@@ -193,6 +204,12 @@ void nf_canonical_binary (nf_region *r, enum nf_opcode *op, nf_value *a,
 			  nf_value *b);
 
 /* --- Reading --------------------------------------------------------- */
+
+/* Every reader takes a value of the region or NF_NO_VALUE, which reads as
+   an OPAQUE op with no operands (so that "the single user, if any" can be
+   tested without a branch); any other id is a broken invariant
+   (NF_ASSERT).  The access readers (nf_access_*) take LOADs and STOREs
+   only.  */
 
 const char *nf_region_function (const nf_region *r);
 int nf_region_n_values (const nf_region *r);

@@ -19,11 +19,15 @@
        => RMSNorm (x, w, eps) = y
 
    Steps: 1. the sum-of-squares core (nf_match_sumsq): a REDUCE whose
-   input is a product of one array by itself, through widening casts;
+   input is a product of one value by itself, through widening casts,
+   on its way to a root (anything else is no candidate at all, so gets
+   no missed entry: a dot product, a matrix-vector product, a sum of
+   squares returned as is);
    2. walk the single-use chain down from the reduce, one stage at a time,
    each stage's guard giving its own reason; 3. flatten the product tree
    of the output and check its leaves are exactly x, the scale and at most
-   one weight indexed like x.  Casts between float types are allowed
+   one weight indexed like x; last, x must be an array in memory (the
+   kernels' input).  Casts between float types are allowed
    anywhere (f16/f32 storage with a wider accumulator); anything else
    between normalisation and gain rejects.
 
@@ -38,10 +42,42 @@
 
 #include <math.h>
 
+/* Whether V flows, through any of its users and at most DEPTH scalar
+   ops, into a root: sqrt, rsqrt or a constant power (pow (.., -0.5),
+   and pow (.., -1) as a near miss of it).  A sum of squares
+   that never reaches one (returned as is, a mean squared error) is no
+   near miss of a norm.  */
+static bool
+nf_reaches_root (const nf_region *r, nf_value v, int depth)
+{
+  for (nf_value u = v + 1; u < nf_region_n_values (r); u++)
+    {
+      bool uses = false;
+      for (int i = 0; i < nf_op_n_operands (r, u); i++)
+	uses |= nf_op_operand (r, u, i) == v;
+      if (!uses)
+	continue;
+      enum nf_opcode op = nf_op (r, u);
+      if (op == NF_OP_SQRT || op == NF_OP_RSQRT
+	  || (op == NF_OP_POW
+	      && nf_op (r, nf_op_operand (r, u, 1)) == NF_OP_CONST))
+	return true;
+      if (depth > 0 && op != NF_OP_STORE && op != NF_OP_REDUCE
+	  && nf_reaches_root (r, u, depth - 1))
+	return true;
+    }
+  return false;
+}
+
 /* Step 1.  If ANCHOR is reduce_add (x * x, 0), add its ops to L, set *X
-   to the squared array (casts looked through) and return true.  Returns
-   false with M->reason set for a sum of products that breaks a guard,
-   with no reason when ANCHOR is no sum of products at all.  */
+   to the squared value (casts looked through) and return true.  Returns
+   false with M->reason set for a sum of squares on its way to a root
+   that breaks a guard, with no reason when ANCHOR is no candidate: not a
+   sum of products, a product of two different values (a dot product, a
+   matrix-vector product: no near miss of a norm), or a sum that reaches
+   no root.  X may be computed (a difference, a scaled element): the
+   idiom holds, and the matchers' last guard says that no kernel takes
+   it (nf_match_array_input).  */
 static bool
 nf_match_sumsq (const nf_region *r, nf_value anchor, nf_match *m,
 		nf_oplist *l, nf_value *x)
@@ -66,8 +102,10 @@ nf_match_sumsq (const nf_region *r, nf_value anchor, nf_match *m,
   nf_oplist casts = { { 0 }, 0 };
   nf_value as = nf_strip_widen (r, a, &casts);
   nf_value bs = nf_strip_widen (r, b, &casts);
-  if (!nf_same_access (r, as, bs))
-    return nf_match_fail (m, "the two factors of the square differ");
+  if (!nf_same_value (r, as, bs))
+    return false;		/* x * y: not a square.  */
+  if (!nf_reaches_root (r, anchor, 6))
+    return false;		/* No norm: not a candidate.  */
   if (nf_reduce_combiner (r, anchor) != NF_OP_ADD)
     return nf_match_fail (m, "the reduction does not add");
   if (!nf_is_const (r, nf_op_operand (r, anchor, 1), 0.0))
@@ -92,6 +130,18 @@ nf_match_sumsq (const nf_region *r, nf_value anchor, nf_match *m,
   m->accum = nf_value_type (r, anchor).elem;
   *x = as;
   return true;
+}
+
+/* The last guard of both matchers: the kernels read x from memory, so
+   an idiom over a computed x (the norm of a difference, the RMSNorm of
+   a residual sum x[i] + r[i]) has none yet.  Returns false with the
+   reason WHAT when M->input is no LOAD.  */
+static bool
+nf_match_array_input (const nf_region *r, nf_match *m, const char *what)
+{
+  if (nf_op (r, m->input) == NF_OP_LOAD)
+    return true;
+  return nf_match_fail (m, what);
 }
 
 /* The single user of V through float casts and broadcasts (each added to
@@ -196,6 +246,10 @@ nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m)
     return nf_match_fail (m, "the sum of squares is not passed to sqrt");
   nf_oplist_add (&l, u);
   m->result = u;
+  if (!nf_match_array_input (r, m, "the squared value is computed in the "
+				   "loop, not read from an array (no kernel "
+				   "takes it)"))
+    return false;
   return nf_match_accept (r, m, &l);
 }
 
@@ -316,6 +370,8 @@ static bool
 nf_weight_like (const nf_region *r, nf_value w, nf_value x)
 {
   nf_type wt = nf_value_type (r, w), xt = nf_value_type (r, x);
+  if (nf_op (r, x) != NF_OP_LOAD)	/* A computed x: its elements, in order.  */
+    return nf_type_equal (wt, xt) && nf_access_stride (r, w) == 1;
   if (nf_access_stride (r, w) != nf_access_stride (r, x))
     return false;
   if (nf_type_equal (wt, xt))
@@ -366,20 +422,22 @@ nf_match_scaling (const nf_region *r, nf_value scale, bool divide,
   nf_product_leaves (r, top, scale, divide, true, l, &leaves);
   int n_x = 0, n_scale = 0;
   nf_value w = NF_NO_VALUE;
+  nf_value xbase = nf_op (r, x) == NF_OP_LOAD ? nf_access_base (r, x)
+					       : NF_NO_VALUE;
   for (int i = 0; i < leaves.n; i++)
     {
       nf_value f = leaves.v[i];
       if (f == scale && !divide)
 	n_scale++;
-      else if (nf_same_access (r, f, x) && n_x == 0)
+      else if (nf_same_value (r, f, x) && n_x == 0)
 	n_x++;
-      else if (nf_op (r, f) == NF_OP_LOAD && nf_op (r, x) == NF_OP_LOAD
-	       && nf_access_base (r, f) == nf_access_base (r, x)
+      else if (nf_op (r, f) == NF_OP_LOAD && xbase != NF_NO_VALUE
+	       && nf_access_base (r, f) == xbase
 	       && !nf_type_equal (nf_value_type (r, f), nf_value_type (r, x)))
 	return nf_match_fail (m, "the scaling loop does not cover the "
 				 "reduction's range");
       else if (w == NF_NO_VALUE && nf_op (r, f) == NF_OP_LOAD
-	       && nf_access_base (r, f) != nf_access_base (r, x))
+	       && nf_access_base (r, f) != xbase)
 	{
 	  if (!nf_weight_like (r, f, x))
 	    return nf_match_fail (m, nf_value_type (r, f).rank
@@ -478,6 +536,10 @@ nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m)
   if (!nf_match_scaling (r, scale, divide, x, m, &l))
     return false;
   if (!nf_match_eps_fits (r, m))
+    return false;
+  if (!nf_match_array_input (r, m, "the normalised value is computed in the "
+				   "loop, not read from an array (no kernel "
+				   "takes it)"))
     return false;
   return nf_match_accept (r, m, &l);
 }

@@ -28,7 +28,11 @@ struct rms_opts
 			   a loop with an early exit or a side effect).  */
   int init_one;		/* Reduction starts from 1.  */
   int other_range;	/* Scaling loop over m, not n.  */
+  int residual;		/* x + z squared and scaled (built twice).  */
 };
+
+/* The reason of a matcher that sees no candidate (no missed entry).  */
+static const char no_candidate[] = "(no candidate)";
 
 struct graph
 {
@@ -51,6 +55,8 @@ build_rms (struct graph *g, const struct rms_opts *o)
   nf_value wp = nf_param (r, "w", vec, true);
   nf_value ep = nf_param (r, "eps", f, false);
   nf_value x = g->x = nf_load (r, xp, vec, 0, 1, 0);
+  if (o->residual)
+    x = nf_binary (r, NF_OP_ADD, x, nf_load (r, zp, vec, 0, 1, 0));
   nf_value xw = o->half ? nf_convert (r, x, NF_ELEM_F32) : x;
   nf_value other = o->two_arrays ? nf_load (r, zp, vec, 0, 1, 0) : x;
   nf_value ow = o->half ? nf_convert (r, other, NF_ELEM_F32) : other;
@@ -108,6 +114,9 @@ build_rms (struct graph *g, const struct rms_opts *o)
     svec.dims[0] = nf_sym_dim (nf_region_add_sym (r, "m", NF_NO_VALUE));
   nf_value xs = o->other_x ? nf_load (r, zp, svec, 0, 1, 0)
 		: o->other_range ? nf_load (r, xp, svec, 0, 1, 0) : x;
+  if (o->residual)		/* The scaling loop's own x[j] + z[j].  */
+    xs = nf_binary (r, NF_OP_ADD, nf_load (r, xp, vec, 0, 1, 0),
+		    nf_load (r, zp, vec, 0, 1, 0));
   nf_value xsw = o->half ? nf_convert (r, xs, NF_ELEM_F32) : xs;
   nf_value w = NF_NO_VALUE, ww = NF_NO_VALUE;
   if (o->weight)
@@ -137,7 +146,7 @@ build_rms (struct graph *g, const struct rms_opts *o)
 }
 
 /* Run the RMSNorm matcher on the graph of O; check it matches (REASON
-   NULL) or fails with REASON.  */
+   NULL), sees no candidate (no_candidate) or fails with REASON.  */
 static void
 check_rms (const struct rms_opts *o, const char *reason, int line)
 {
@@ -164,6 +173,13 @@ check_rms (const struct rms_opts *o, const char *reason, int line)
 	  CHECK (nf_cluster_live_in_index (m.cluster, g.x) >= 0);
 	  CHECK (!nf_cluster_contains (m.cluster, g.x));
 	}
+    }
+  else if (reason == no_candidate)
+    {
+      if (ok || m.reason)
+	fprintf (stderr, "line %d: want no candidate, got %s \"%s\"\n", line,
+		 ok ? "a match" : "reason", m.reason ? m.reason : "(none)");
+      CHECK (!ok && m.reason == NULL);
     }
   else
     {
@@ -215,8 +231,11 @@ test_rmsnorm (void)
   RMS ("an operation other than a cast sits between the normalisation and "
        "the gain",
        .weight = 1, .bias = 1);
-  RMS ("the two factors of the square differ", .weight = 1,
-       .two_arrays = 1);
+  /* x * z is no square (a dot product): no candidate.  */
+  RMS (no_candidate, .weight = 1, .two_arrays = 1);
+  RMS ("the normalised value is computed in the loop, not read from an "
+       "array (no kernel takes it)",
+       .weight = 1, .residual = 1);
   RMS ("the reduction does not add", .weight = 1, .add_reduce = 1);
   RMS ("the reduction does not add", .weight = 1, .add_reduce = 2);
   RMS ("an operation other than a cast sits between the normalisation and "
@@ -231,7 +250,7 @@ test_rmsnorm (void)
 static void
 test_mulredsqrt (void)
 {
-  for (int variant = 0; variant < 5; variant++)
+  for (int variant = 0; variant < 7; variant++)
     {
       nf_region *r = nf_region_new ("l2");
       nf_value np = nf_param (r, "n", nf_scalar_type (NF_ELEM_I64), false);
@@ -239,7 +258,11 @@ test_mulredsqrt (void)
 				     nf_sym_dim (nf_region_add_sym (r, "n",
 								    np)));
       nf_value x = nf_load (r, nf_param (r, "x", vec, true), vec, 0, 1, 0);
-      nf_value xd = nf_convert (r, x, NF_ELEM_F64);
+      nf_value xv = x;
+      if (variant == 6)		/* A distance: x - y.  */
+	xv = nf_binary (r, NF_OP_SUB, x,
+			nf_load (r, nf_param (r, "y", vec, true), vec, 0, 1, 0));
+      nf_value xd = nf_convert (r, xv, NF_ELEM_F64);
       nf_value sq = variant == 1
 		      ? nf_binary (r, NF_OP_POW, xd,
 				   nf_const (r, nf_scalar_type (NF_ELEM_F64),
@@ -248,10 +271,12 @@ test_mulredsqrt (void)
       nf_value ss = nf_reduce (r, sq,
 			       nf_const (r, nf_scalar_type (NF_ELEM_F64), 0),
 			       NF_OP_ADD, 1u);
-      nf_value root = variant == 2
-			? nf_binary (r, NF_OP_DIV, ss,
-				     nf_convert (r, np, NF_ELEM_F64))
-			: nf_unary (r, NF_OP_SQRT, ss);
+      nf_value root
+	= variant == 2 || variant == 5
+	    ? nf_binary (r, NF_OP_DIV, ss, nf_convert (r, np, NF_ELEM_F64))
+	    : nf_unary (r, NF_OP_SQRT, ss);
+      if (variant == 2)		/* sqrt (s / n): a root, not of the sum.  */
+	root = nf_unary (r, NF_OP_SQRT, root);
       if (variant == 3)
 	nf_value_set_escapes (r, ss);
       if (variant == 4)
@@ -284,6 +309,16 @@ test_mulredsqrt (void)
 	  CHECK (!ok && m.reason
 		 && strcmp (m.reason, "the square x * x is also used "
 				      "elsewhere")
+		      == 0);
+	  break;
+	case 5:			/* s / n returned: no norm, no candidate.  */
+	  CHECK (!ok && m.reason == NULL);
+	  break;
+	case 6:
+	  CHECK (!ok && m.reason
+		 && strcmp (m.reason, "the squared value is computed in the "
+				      "loop, not read from an array (no "
+				      "kernel takes it)")
 		      == 0);
 	  break;
 	}

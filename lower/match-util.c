@@ -87,6 +87,51 @@ nf_same_access (const nf_region *r, nf_value a, nf_value b)
 	 && nf_type_equal (nf_value_type (r, a), nf_value_type (r, b));
 }
 
+/* nf_same_value with at most DEPTH levels of operands.  */
+static bool
+nf_same_value_1 (const nf_region *r, nf_value a, nf_value b, int depth)
+{
+  if (nf_same_access (r, a, b))
+    return true;
+  enum nf_opcode op = nf_op (r, a);
+  switch (op)
+    {
+    case NF_OP_CONST:
+      return nf_op (r, b) == NF_OP_CONST
+	     && nf_type_equal (nf_value_type (r, a), nf_value_type (r, b))
+	     && nf_const_value (r, a) == nf_const_value (r, b);
+    case NF_OP_PARAM:
+    case NF_OP_LOAD:
+    case NF_OP_STORE:
+    case NF_OP_REDUCE:
+    case NF_OP_OPAQUE:
+    case NF_OP_COUNT_:
+      return false;		/* Only the same as themselves.  */
+    case NF_OP_CMP:
+      if (nf_op (r, b) == NF_OP_CMP && nf_cmp_pred (r, a) != nf_cmp_pred (r, b))
+	return false;
+      break;
+    default:
+      break;
+    }
+  int n = nf_op_n_operands (r, a);
+  if (depth == 0 || nf_op (r, b) != op || nf_op_n_operands (r, b) != n
+      || !nf_type_equal (nf_value_type (r, a), nf_value_type (r, b)))
+    return false;
+  for (int i = 0; i < n; i++)
+    if (!nf_same_value_1 (r, nf_op_operand (r, a, i), nf_op_operand (r, b, i),
+			  depth - 1))
+      return false;
+  return true;
+}
+
+bool
+nf_same_value (const nf_region *r, nf_value a, nf_value b)
+{
+  /* Elementwise expressions in loop bodies are a few ops deep.  */
+  return nf_same_value_1 (r, a, b, 8);
+}
+
 void
 nf_match_init (nf_match *m, enum nf_kind kind, nf_value anchor)
 {

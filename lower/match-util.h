@@ -38,6 +38,14 @@ bool nf_is_const (const nf_region *r, nf_value v, double c);
    LOADs of the same base, offset, strides and type.  */
 bool nf_same_access (const nf_region *r, nf_value a, nf_value b);
 
+/* Whether A and B compute the same elements: nf_same_access, or the
+   same elementwise op of the same type on operands that are the same
+   values in turn (x[i] - y[i] built twice, as a front end that does not
+   merge tensors builds (x[i] - y[i]) * (x[i] - y[i])).  Reductions,
+   opaque ops and anything with a side effect are only the same as
+   themselves.  */
+bool nf_same_value (const nf_region *r, nf_value a, nf_value b);
+
 /* Start *M as a rejection of KIND at ANCHOR with no reason yet.  */
 void nf_match_init (nf_match *m, enum nf_kind kind, nf_value anchor);
 

@@ -199,12 +199,25 @@ nf_loop_store (const nf_region *r, const nf_match *m)
   return NF_NO_VALUE;
 }
 
+/* The array the LOAD or STORE V accesses.  The matchers hand over
+   accesses only (nf_match_array_input), and every access the builder
+   makes has its array.  */
+static const struct nf_lr_array *
+nf_loop_array (struct nf_lregion *g, nf_value v)
+{
+  NF_CHECK (nf_op (g->r, v) == NF_OP_LOAD || nf_op (g->r, v) == NF_OP_STORE,
+	    "a kernel argument is not a load or a store");
+  const struct nf_lr_array *a = nf_lr_array_of (g, nf_access_base (g->r, v));
+  NF_CHECK (a, "an access of the region has no array");
+  return a;
+}
+
 /* The address, valid at the region's entry, of the first element the
    LOAD or STORE V accesses; NULL_TREE if it cannot be computed there.  */
 static tree
 nf_loop_address (struct nf_lregion *g, nf_value v)
 {
-  const struct nf_lr_array *a = nf_lr_array_of (g, nf_access_base (g->r, v));
+  const struct nf_lr_array *a = nf_loop_array (g, v);
   tree base = nf_lr_at_entry (g, a->base);
   tree off = nf_lr_at_entry (g, a->offset);
   if (!base || !off)
@@ -342,7 +355,7 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
   /* The call.  */
   nf_value x = m->input;
   enum nf_elem elem = nf_value_type (r, x).elem;
-  const struct nf_lr_array *xa = nf_lr_array_of (g, nf_access_base (r, x));
+  const struct nf_lr_array *xa = nf_loop_array (g, x);
   c->kind = m->kind;
   c->elt = TYPE_MAIN_VARIANT (xa->elt_type);
   struct nf_lr_loop *l0 = &g->loops[0];

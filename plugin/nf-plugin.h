@@ -13,6 +13,17 @@
 #include "match.h"
 #include "gcc-common.h"
 
+/* A broken invariant of the plugin (three tiers: bad input is an
+   error (), "not my pattern" a reason, a bug this): an internal compiler
+   error that says which invariant, never a plausible missed reason.  */
+#define NF_CHECK(cond, msg)                                                   \
+  do                                                                          \
+    {                                                                         \
+      if (!(cond))                                                            \
+	internal_error ("neuronfuse: %s (%s:%d)", (msg), __FILE__, __LINE__);  \
+    }                                                                         \
+  while (0)
+
 enum nf_mode
 {
   NF_MODE_REWRITE,		/* Find, rewrite, report (default).  */
