@@ -189,7 +189,7 @@ nf_ast_expm1 (struct nf_ast_region *g, CXCursor c)
 }
 
 /* C expanded through floating conversions to one addition or
-   subtraction of leaves, else a leaf.  */
+   subtraction of leaves or exp calls, else a leaf.  */
 static nf_value
 nf_log_operand (struct nf_ast_region *g, CXCursor c)
 {
@@ -210,8 +210,10 @@ nf_log_operand (struct nf_ast_region *g, CXCursor c)
       && nf_elem_is_float (nf_ast_elem (clang_getCursorType (d)))
       && nf_ast_children (d, kids, 2) == 2)
     {
-      nf_value a = nf_leaf (g, kids[0]);
-      nf_value b = nf_leaf (g, kids[1]);
+      /* An exp among the terms is built, for the matcher's sign of
+	 zero facts (softplus' log (1 + exp (y))), as the plugin does.  */
+      nf_value a = nf_exp_operand (g, kids[0]);
+      nf_value b = nf_exp_operand (g, kids[1]);
       enum nf_opcode bop = op == CXBinaryOperator_Add ? NF_OP_ADD : NF_OP_SUB;
       nf_canonical_binary (g->r, &bop, &a, &b);
       return nf_note (g, nf_binary (g->r, bop, a, b), d, var);

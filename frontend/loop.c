@@ -516,6 +516,7 @@ nf_lp_scalar_rewrite (struct nf_lp *g, CXCursor c, int k, nf_value v)
     return v;
   enum nf_opcode to = NF_OP_COUNT_;
   CXCursor x = clang_getNullCursor ();
+  bool keep_zero = true;
   nf_value a = clang_getCursorKind (c) == CXCursor_CallExpr
 		 ? nf_ast_log1p (&ag, c)
 		 : nf_ast_expm1 (&ag, c);
@@ -525,6 +526,7 @@ nf_lp_scalar_rewrite (struct nf_lp *g, CXCursor c, int k, nf_value v)
 	{
 	  to = NF_OP_LOG1P;
 	  x = nf_ast_value_cursor (&ag, m.input);
+	  keep_zero = !m.input_never_minus_zero;
 	  nf_match_release (&m);
 	}
     }
@@ -538,6 +540,7 @@ nf_lp_scalar_rewrite (struct nf_lp *g, CXCursor c, int k, nf_value v)
 	{
 	  to = NF_OP_EXPM1;
 	  x = nf_ast_value_cursor (&ag, m.input);
+	  keep_zero = !m.input_never_minus_zero;
 	}
       nf_match_release (&m);
     }
@@ -550,8 +553,8 @@ nf_lp_scalar_rewrite (struct nf_lp *g, CXCursor c, int k, nf_value v)
     return v;
   e = nf_lp_convert (g, e, t.elem);
   /* The + 0.0 is gone where signed zeros do not matter, as GCC folds
-     it.  */
-  if (!g->t->signed_zeros)
+     it, or where x is never -0 (scalar.c leaves it out).  */
+  if (!g->t->signed_zeros || !keep_zero)
     return e;
   return nf_lp_binary (g, NF_OP_ADD, e,
 		       nf_const (g->r, nf_scalar_type (t.elem), 0.0));

@@ -16,7 +16,9 @@
      ... log (t) ...        ->  ... (log1p (t) + 0.0) ...
 
    The "+ 0.0" keeps the sign of a zero result as the original had it
-   (exp (-0.0) - 1 is +0.0, expm1 (-0.0) is -0.0), as the plugin's does;
+   (exp (-0.0) - 1 is +0.0, expm1 (-0.0) is -0.0), as the plugin's does,
+   and is left out, as the plugin leaves it out, when x is never -0 (an
+   exp, a square: softplus' log (1 + exp (x)) is log1p (exp (x)));
    a compiler drops it under -fno-signed-zeros.  Replacing the constant
    by 0 of the same type and the operator - by + leaves the precedence of
    the expression as written, so no parentheses are needed there; the
@@ -204,9 +206,20 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
     {
       nf_edits_begin (t->edits);
       nf_rename (t, callee, nf_exp_names[fn].from, nf_exp_names[fn].to);
-      nf_edits_add (t->edits, nf_ast_begin (cst), nf_ast_end (cst),
-		    nf_zero (elem));
-      if (sub && !one_minus)
+      if (m.input_never_minus_zero && !one_minus)
+	{
+	  /* No zero to keep: the constant and its operator go.  */
+	  if (exp_second)
+	    nf_edits_add (t->edits, nf_ast_begin (kids[0]),
+			  nf_ast_begin (kids[1]), "");
+	  else
+	    nf_edits_add (t->edits, nf_ast_end (kids[0]), nf_ast_end (kids[1]),
+			  "");
+	}
+      else
+	nf_edits_add (t->edits, nf_ast_begin (cst), nf_ast_end (cst),
+		      nf_zero (elem));
+      if (sub && !one_minus && !m.input_never_minus_zero)
 	{
 	  if (t->buf[op_off] != '-')
 	    nf_edits_refuse (t->edits);
@@ -278,17 +291,20 @@ nf_try_log1p (struct nf_scan *s, CXCursor c)
       size_t sb = nf_ast_begin (sum), se = nf_ast_end (sum);
       size_t xb = nf_ast_begin (x), xe = nf_ast_end (x);
       char tail[32];
+      bool keep_zero = !m.input_never_minus_zero;
       snprintf (tail, sizeof tail, " + %s)", nf_zero (elem));
       nf_edits_begin (t->edits);
       if (xb < sb || xe > se)
 	nf_edits_refuse (t->edits);
-      nf_edits_add (t->edits, nf_ast_begin (c), nf_ast_begin (c), "(");
+      if (keep_zero)
+	nf_edits_add (t->edits, nf_ast_begin (c), nf_ast_begin (c), "(");
       nf_rename (t, callee, nf_log_names[fn].from, nf_log_names[fn].to);
       if (sb < xb)
 	nf_edits_add (t->edits, sb, xb, "");
       if (xe < se)
 	nf_edits_add (t->edits, xe, se, "");
-      nf_edits_add (t->edits, nf_ast_end (c), nf_ast_end (c), tail);
+      if (keep_zero)
+	nf_edits_add (t->edits, nf_ast_end (c), nf_ast_end (c), tail);
       if (!nf_edits_commit (t->edits))
 	reason = "the region overlaps another rewritten region";
     }

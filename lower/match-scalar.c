@@ -7,13 +7,48 @@
    (double r = expf (x) - 1.0) or between the sum and the log
    (log ((double) (1.0f + xf))).  Guards: the exp result (or the sum) has
    no other use, else both values would be needed; the constant is
-   exactly 1.  The reasons are the remarks users read: keep them stable.
+   exactly 1.  Candidates are exp (x) minus a constant or a value, a
+   constant minus exp (x), and exp (x) plus a negative constant: exp (x)
+   + 1 (a sigmoid's 1 + exp (-x)) is none.  The reasons are the remarks users read: keep them stable.
    Works on scalars and on whole arrays alike (an elementwise loop is one
    op on a tensor).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include "match-util.h"
+
+#include <math.h>
+
+/* Whether V is never -0: an exp (at least +0), a square, |y|, y + c or
+   y - c with c a non-zero constant (an exact zero sum is +0 when
+   rounding to nearest), a positive constant, or such a value widened or
+   narrowed.  Then exp (V) - 1 and expm1 (V), log (1 + V) and log1p (V)
+   have the same zeros.  */
+static bool
+nf_never_minus_zero (const nf_region *r, nf_value v)
+{
+  switch (nf_op (r, v))
+    {
+    case NF_OP_EXP:
+      return true;
+    case NF_OP_CONST:
+      return !(nf_const_value (r, v) == 0 && signbit (nf_const_value (r, v)));
+    case NF_OP_CONVERT:
+      return nf_elem_is_float (nf_value_type (r, nf_op_operand (r, v, 0)).elem)
+	     && nf_never_minus_zero (r, nf_op_operand (r, v, 0));
+    case NF_OP_MUL:
+      return nf_same_value (r, nf_op_operand (r, v, 0),
+			    nf_op_operand (r, v, 1));
+    case NF_OP_ADD:
+    case NF_OP_SUB:
+      {
+	nf_value c = nf_op_operand (r, v, 1);
+	return nf_op (r, c) == NF_OP_CONST && nf_const_value (r, c) != 0;
+      }
+    default:
+      return false;
+    }
+}
 
 bool
 nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m)
@@ -52,6 +87,11 @@ nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m)
       bool is_const = nf_op (r, c) == NF_OP_CONST;
       if (!is_const && (code == NF_OP_ADD || one_minus))
 	return false;		/* exp (x) + y, y - exp (x): no candidates.  */
+      /* exp (x) + c with c >= 0 is no attempt at exp (x) - 1 but the
+	 denominator of a sigmoid, softplus or tanh (1 + exp (-x)): no
+	 candidate.  (Both front ends have x + -c as x - c.)  */
+      if (code == NF_OP_ADD && !(nf_const_value (r, c) < 0))
+	return false;
       if (code == NF_OP_ADD)
 	return nf_match_fail (m, "the constant added to exp is not -1");
       if (one_minus)
@@ -71,6 +111,7 @@ nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m)
   nf_oplist_add (&l, call);
   nf_oplist_add (&l, anchor);
   m->input = nf_op_operand (r, call, 0);
+  m->input_never_minus_zero = nf_never_minus_zero (r, m->input);
   m->result = anchor;
   m->accum = nf_value_type (r, call).elem;
   return nf_match_accept (r, m, &l);
@@ -114,6 +155,7 @@ nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m)
   nf_oplist_add (&l, sum);
   nf_oplist_add (&l, anchor);
   m->input = x;
+  m->input_never_minus_zero = nf_never_minus_zero (r, x);
   m->result = anchor;
   m->accum = nf_value_type (r, anchor).elem;
   return nf_match_accept (r, m, &l);

@@ -31,6 +31,10 @@ typedef struct nf_match
 				   expm1 (x), log1p (x).  */
   unsigned reduce_dims;		/* Bit d: dimension d is reduced.  */
   enum nf_elem accum;		/* Element type of the accumulation.  */
+  bool input_never_minus_zero;	/* Expm1, Log1p: x is never -0 (an exp,
+				   a square, y + c), so expm1 (x) and
+				   log1p (x) give the original's zeros:
+				   no + 0.0 is needed to keep +0.  */
 } nf_match;
 
 /* Each matcher fills *M (freeing nothing it held) and returns true when

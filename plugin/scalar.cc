@@ -19,7 +19,9 @@
 
    The trailing "+ 0.0" keeps the sign of a zero result as the original
    had it (exp (-0.0) - 1 is +0.0, expm1 (-0.0) is -0.0); it is not emitted
-   when signed zeros need not be honoured (-ffast-math), and GCC drops it.
+   when signed zeros need not be honoured (-ffast-math), and GCC drops it,
+   nor when x is never -0 (an exp, a square: the matcher's
+   input_never_minus_zero), as in softplus' log (1 + exp (x)).
 
    Steps (for every statement of the function):
    1. Expm1: an assignment E - 1, E + -1 or 1 - E (the last becomes
@@ -192,6 +194,7 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
 		   && nf_cluster_contains (m.cluster,
 					   nf_op_operand (g.r, anchor, 1));
   tree x = nf_expr_tree (&g, m.input);
+  bool zero_kept = m.input_never_minus_zero;
   gcc_assert (call && fn && x);
   if (!nf_can_replace (fun, stmt, call, fn, NF_KIND_EXPM1))
     {
@@ -220,7 +223,7 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
   update_stmt (call);
   tree v = wide ? wide : ev;
   tree type = TREE_TYPE (lhs);
-  if (HONOR_SIGNED_ZEROS (type))
+  if (HONOR_SIGNED_ZEROS (type) && !zero_kept)
     {
       tree zero = build_real (type, dconst0);
       if (one_minus)
@@ -265,6 +268,7 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
   tree sum = nf_expr_tree (&g, sumv);
   tree narrow = sum != arg ? sum : NULL_TREE;
   tree x = nf_expr_tree (&g, m.input);
+  bool zero_kept = m.input_never_minus_zero;
   gimple *sum_def = SSA_NAME_DEF_STMT (sum);
   gcc_assert (x && sum);
   if (!nf_can_replace (fun, call, call, fn, NF_KIND_LOG1P))
@@ -301,7 +305,7 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
   nf_retarget_call (call, fn->to);
   gimple_call_set_arg (call, 0, x);
   tree type = TREE_TYPE (lhs);
-  if (HONOR_SIGNED_ZEROS (type))
+  if (HONOR_SIGNED_ZEROS (type) && !zero_kept)
     {
       tree tmp = make_ssa_name (type);
       gimple_call_set_lhs (call, tmp);

@@ -211,7 +211,7 @@ nf_expr_expm1 (struct nf_expr_region *g, gimple *stmt)
 }
 
 /* T expanded through float conversions to one addition or subtraction
-   of leaves, else a leaf.  */
+   of leaves or exp calls, else a leaf.  */
 static nf_value
 nf_expr_log_operand (struct nf_expr_region *g, tree t)
 {
@@ -232,8 +232,10 @@ nf_expr_log_operand (struct nf_expr_region *g, tree t)
   if ((code == PLUS_EXPR || code == MINUS_EXPR)
       && SCALAR_FLOAT_TYPE_P (TREE_TYPE (t)))
     {
-      nf_value a = nf_expr_leaf (g, gimple_assign_rhs1 (def));
-      nf_value b = nf_expr_leaf (g, gimple_assign_rhs2 (def));
+      /* An exp among the terms is built, for the matcher's sign of
+	 zero facts (softplus' log (1 + exp (y))).  */
+      nf_value a = nf_expr_exp_operand (g, gimple_assign_rhs1 (def));
+      nf_value b = nf_expr_exp_operand (g, gimple_assign_rhs2 (def));
       return nf_expr_note (g, nf_binary (g->r, code == PLUS_EXPR ? NF_OP_ADD
 								 : NF_OP_SUB,
 					 a, b),
