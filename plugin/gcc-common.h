@@ -48,6 +48,8 @@
 #include "cgraph.h"
 #include "tree-vectorizer.h"
 #include "internal-fn.h"
+#include "opts.h"
+#include "toplev.h"
 
 #if BUILDING_GCC_VERSION < 12000
 #error "neuronfuse needs GCC 12 or newer"

@@ -215,6 +215,32 @@ nf_parse_args (const char *name, int argc, struct plugin_argument *argv)
   return true;
 }
 
+/* GCC applies each -fopt-info option to the passes registered so far,
+   and hands a pass registered later only the last one's flags: with
+   -fopt-info-optimized -fopt-info-missed, GCC's own passes report both
+   but ours, registered after the options were read, only `missed:'.
+   Applying every -fopt-info-... option again, in order, now that our
+   passes exist gives them all of them (GCC's passes see each twice,
+   which changes nothing: the flags are or-ed, the file the same).  */
+static void
+nf_reapply_opt_info (void)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < save_decoded_options_count; i++)
+    n += save_decoded_options[i].opt_index == OPT_fopt_info_
+	 || (save_decoded_options[i].opt_index == OPT_fopt_info
+	     && save_decoded_options[i].value);
+  if (n < 2)
+    return;
+  /* A plain -fopt-info is -fopt-info- with nothing after the dash.  */
+  for (unsigned i = 0; i < save_decoded_options_count; i++)
+    if (save_decoded_options[i].opt_index == OPT_fopt_info_)
+      opt_info_switch_p (save_decoded_options[i].arg);
+    else if (save_decoded_options[i].opt_index == OPT_fopt_info
+	     && save_decoded_options[i].value)
+      opt_info_switch_p ("");
+}
+
 NF_VISIBLE int
 plugin_init (struct plugin_name_args *plugin_info,
 	     struct plugin_gcc_version *version)
@@ -251,6 +277,8 @@ plugin_init (struct plugin_name_args *plugin_info,
   nf_scalar_pass_info.pass = make_nf_scalar_pass ();
   register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
 		     &nf_scalar_pass_info);
+
+  nf_reapply_opt_info ();
 
   /* -fdump-tree-nf-loop-details is rejected before plugins load (GCC
      parses -fdump-* first), so the dumps are switched on from here, now
