@@ -50,6 +50,8 @@
 #include "internal-fn.h"
 #include "opts.h"
 #include "toplev.h"
+#include "tree-ssa-loop-manip.h"
+#include "attribs.h"
 
 #if BUILDING_GCC_VERSION < 12000
 #error "neuronfuse needs GCC 12 or newer"

@@ -412,6 +412,10 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
   struct nf_lr_loop *l = &g->loops[k];
   class loop *loop = l->loop;
   edge latch = loop_latch_edge (loop);
+  /* Built already: from a PHI on the exit and from nf_lr_leaving.  */
+  for (int i = 0; i < g->n_finals; i++)
+    if (g->finals[i].name == t && g->finals[i].loop == k)
+      return g->finals[i].v;
   /* The final value widened in the loop's header ((float) acc of a
      _Float16 accumulator, tested there before the exit).  */
   gimple *d = TREE_CODE (t) == SSA_NAME ? SSA_NAME_DEF_STMT (t) : NULL;
@@ -524,6 +528,12 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
 	g->r, in, nf_lr_convert (g, init, nf_elem_of (TREE_TYPE (res))), comb,
 	1u);
       nf_lr_note (g, v, next, upd);
+      if (v >= 0 && g->n_finals < NF_LR_MAX_FINALS)
+	{
+	  g->finals[g->n_finals].name = t;
+	  g->finals[g->n_finals].loop = k;
+	  g->finals[g->n_finals++].v = v;
+	}
       return v;
     }
   return nf_lr_fail (g, "a value leaving the loop is not a reduction");
@@ -899,9 +909,22 @@ nf_lr_phi (struct nf_lregion *g, gphi *phi)
   return v;
 }
 
-/* The value of the definition STMT of T, inside the region.  */
+static nf_value nf_lr_def_1 (struct nf_lregion *g, gimple *stmt);
+
+/* The value of the definition STMT of T, inside the region: with
+   G->cur_bb its block while its operands are built.  */
 static nf_value
 nf_lr_def (struct nf_lregion *g, gimple *stmt)
+{
+  basic_block saved = g->cur_bb;
+  g->cur_bb = gimple_bb (stmt);
+  nf_value v = nf_lr_def_1 (g, stmt);
+  g->cur_bb = saved;
+  return v;
+}
+
+static nf_value
+nf_lr_def_1 (struct nf_lregion *g, gimple *stmt)
 {
   basic_block bb = gimple_bb (stmt);
   int k = -1;
@@ -941,6 +964,13 @@ nf_lr_value (struct nf_lregion *g, tree t)
       || SSA_NAME_VERSION (t) >= g->n_ssa)
     return nf_lr_fail (g, "an operand is not a simple value");
   unsigned ver = SSA_NAME_VERSION (t);
+  /* A reduction's final value, read after its loop.  */
+  for (int i = 0; i < g->n_finals; i++)
+    if (g->finals[i].name == t
+	&& (!g->cur_bb
+	    || !flow_bb_inside_loop_p (g->loops[g->finals[i].loop].loop,
+				       g->cur_bb)))
+      return g->finals[i].v;
   if (g->ssa[ver] == NF_LR_BUSY)
     return nf_lr_fail (g, "a value depends on itself");
   if (g->ssa[ver] != NF_NO_VALUE)
@@ -1017,10 +1047,25 @@ nf_lr_use_built (const struct nf_lregion *g, gimple *stmt)
 }
 
 /* Mark escaping every value one of whose trees is used by a statement
-   the region does not represent.  */
+   the region does not represent (a reduction's final value: after its
+   loop; in it the name is the running value, the loop's own).  */
 static void
 nf_lr_mark_escapes (struct nf_lregion *g)
 {
+  for (int i = 0; i < g->n_finals; i++)
+    {
+      imm_use_iterator it;
+      use_operand_p use;
+      FOR_EACH_IMM_USE_FAST (use, it, g->finals[i].name)
+	{
+	  gimple *u = USE_STMT (use);
+	  if (!is_gimple_debug (u)
+	      && !flow_bb_inside_loop_p (g->loops[g->finals[i].loop].loop,
+					 gimple_bb (u))
+	      && !nf_lr_use_built (g, u))
+	    nf_value_set_escapes (g->r, g->finals[i].v);
+	}
+    }
   for (unsigned ver = 1; ver < g->n_ssa; ver++)
     {
       nf_value v = g->ssa[ver];
@@ -1097,9 +1142,10 @@ nf_lr_grow_uses (struct nf_lregion *g, tree t0)
 	  if (!lhs || TREE_CODE (lhs) != SSA_NAME || virtual_operand_p (lhs)
 	      || g->ssa[SSA_NAME_VERSION (lhs)] != NF_NO_VALUE)
 	    continue;
-	  /* The reduction's own update and header PHI are its REDUCE.  */
-	  if (nf_lr_loop_of (g, gimple_bb (u)) == &g->loops[0]
-	      && gimple_code (u) == GIMPLE_PHI)
+	  /* The reduction's own update and header PHI are its REDUCE;
+	     outside loop-closed SSA the final value's name is also the
+	     running value, whose uses in the loop are the loop's own.  */
+	  if (nf_lr_loop_of (g, gimple_bb (u)) == &g->loops[0])
 	    continue;
 	  if (nf_lr_value (g, lhs) != NF_NO_VALUE)
 	    work.safe_push (lhs);
@@ -1159,21 +1205,72 @@ nf_lr_build_map (struct nf_lregion *g, class loop *loop, bool guarded)
   return store;
 }
 
+/* The values leaving G's first loop into LEAVING.  In loop-closed SSA
+   (nf-loop) the results of its exit's PHIs.  Without (nf-early-loop: its
+   rewrite into loop-closed SSA and back changed the SSA names' order,
+   and with it GCC's canonical operand order, so mode=report would change
+   the code): the final value of each floating-point header PHI used
+   after the loop, the PHI itself where the exit test precedes the update
+   (a while loop), its latch value where it follows (do-while); which
+   nf_lr_reduction records in G->finals, the REDUCE that its uses after
+   the loop read (inside, the name is the running value).  */
+static void
+nf_lr_leaving (struct nf_lregion *g, vec<tree> *leaving)
+{
+  struct nf_lr_loop *l = &g->loops[0];
+  if (loops_state_satisfies_p (LOOP_CLOSED_SSA))
+    {
+      for (gphi_iterator pi = gsi_start_phis (l->exit->dest); !gsi_end_p (pi);
+	   gsi_next (&pi))
+	if (!virtual_operand_p (gimple_phi_result (pi.phi ())))
+	  leaving->safe_push (gimple_phi_result (pi.phi ()));
+      return;
+    }
+  edge latch = loop_latch_edge (l->loop);
+  for (gphi_iterator pi = gsi_start_phis (l->loop->header); !gsi_end_p (pi);
+       gsi_next (&pi))
+    {
+      tree res = gimple_phi_result (pi.phi ());
+      tree next = PHI_ARG_DEF_FROM_EDGE (pi.phi (), latch);
+      if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (res))
+	  || TREE_CODE (next) != SSA_NAME)
+	continue;
+      gimple *upd = SSA_NAME_DEF_STMT (next);
+      tree fin = gimple_bb (upd)
+		     && dominated_by_p (CDI_DOMINATORS, l->exit->src,
+					gimple_bb (upd))
+		   ? next
+		   : res;
+      bool used_after = false;
+      imm_use_iterator it;
+      use_operand_p use;
+      FOR_EACH_IMM_USE_FAST (use, it, fin)
+	{
+	  gimple *u = USE_STMT (use);
+	  used_after |= !is_gimple_debug (u)
+			&& !flow_bb_inside_loop_p (l->loop, gimple_bb (u));
+	}
+      if (!used_after || SSA_NAME_VERSION (fin) >= g->n_ssa)
+	continue;
+      nf_lr_reduction (g, 0, fin);
+      leaving->safe_push (fin);
+    }
+}
+
 nf_value
 nf_lr_build (struct nf_lregion *g, class loop *loop, bool guarded)
 {
   if (!nf_lr_start (g, loop, guarded))
     return NF_NO_VALUE;
 
-  /* Step 2: the reductions leave through the exit's PHIs.  */
+  /* Step 2: the reductions leave through the exit's PHIs (loop-closed
+     SSA), or, in nf-early-loop (which leaves SSA as it is, see
+     nf_lr_leaving), as the final values of the header's PHIs.  */
   nf_value anchor = NF_NO_VALUE;
-  edge exit = g->loops[0].exit;
-  for (gphi_iterator pi = gsi_start_phis (exit->dest); !gsi_end_p (pi);
-       gsi_next (&pi))
+  auto_vec<tree, 8> leaving;
+  nf_lr_leaving (g, &leaving);
+  for (tree res : leaving)
     {
-      tree res = gimple_phi_result (pi.phi ());
-      if (virtual_operand_p (res))
-	continue;
       nf_value v = nf_lr_value (g, res);
       if (v == NF_NO_VALUE)
 	return NF_NO_VALUE;

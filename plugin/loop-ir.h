@@ -11,6 +11,7 @@
 #define NF_LR_MAX_LOOPS 2
 #define NF_LR_MAX_ARRAYS 8
 #define NF_LR_MAX_ABSORBED 4
+#define NF_LR_MAX_FINALS 8
 
 /* One loop of a region.  */
 struct nf_lr_loop
@@ -67,7 +68,18 @@ struct nf_lregion
   gimple *absorbed[NF_LR_MAX_ABSORBED]; /* Statements of a REDUCE's
 					   update besides its own.  */
   int n_absorbed;
-  bool guarded;	    /* Start at the first loop's guard.  */
+  /* The final value of each reduction, by the name that holds it in its
+     loop: outside loop-closed SSA (nf-early-loop) that name is also read
+     after the loop, and stands for the REDUCE there only.  */
+  struct
+  {
+    tree name;
+    int loop;
+    nf_value v;
+  } finals[NF_LR_MAX_FINALS];
+  int n_finals;
+  basic_block cur_bb; /* The block of the statement being built.  */
+  bool guarded;	      /* Start at the first loop's guard.  */
   const char *fail; /* Why something could not be built.  */
 };
 

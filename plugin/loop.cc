@@ -1,10 +1,29 @@
-/* loop.cc: nf-loop, the pass that outlines RMSNorm, L2-norm and
-   elementwise expm1/log1p loops into calls to libneuronfuse.
+/* loop.cc: nf-early-loop and nf-loop, the two instances of the pass that
+   outlines RMSNorm, L2-norm and elementwise expm1/log1p loops into calls
+   to libneuronfuse.
 
-   Runs after "ldist", inside the loop pipeline: loops have preheaders and
-   recorded exits, SSA is loop-closed and SCEV is initialised; it runs at
-   -O1 and -Os too (the insertion is positional; ldist's own gate does
-   not apply).  For the llama2.c rmsnorm:
+   nf-early-loop runs on each function at the end of the early local
+   optimizations, before IPA: the function as its source wrote it, after
+   ccp, forwprop, FRE, early VRP and DCE, before inlining copies it into
+   its callers and before loop header copying, jump threading, PRE,
+   cdce and loop unswitching rewrite the code around its loops.  An
+   inference engine's rmsnorm is so fused once, in its own body, and
+   every copy inlined into the forward pass is a call: matched after
+   those passes, the copies had become shapes that no longer looked like
+   the idiom (guards merged with the neighbouring residual loop's by jump
+   threading, PRE's PHI <(float) n, (float) n>, cdce's errno paths
+   leaving the region).  nf-loop runs after "ldist", inside the loop
+   pipeline (loops have preheaders and recorded exits, SSA is
+   loop-closed, SCEV is initialised; also at -O1 and -Os: the insertion
+   is positional, ldist's own gate does not apply), on what only
+   inlining shows (an idiom split over an inline helper), and reports
+   why the loops neither instance fused were not; it leaves alone the
+   fallback loops of the early regions, wherever they were inlined
+   (nf_loop_in_fallback).  The early instance reports no missed entry:
+   a loop it cannot fuse is tried again by nf-loop, whose reason is the
+   final one.  Functions always inlined (always_inline) are left to
+   nf-loop, which sees each copy with its arguments.  For the llama2.c
+   rmsnorm (shown after "ldist"):
 
      if (size > 0)                            if (size > 0)   <- overlap test
        for (j ...) ss += x[j] * x[j];    =>     nf_rmsnorm_f32 (o, x, weight,
@@ -26,7 +45,7 @@
    to a block with the call and then to the region's exit, its false edge
    to the untouched original; live-out scalars meet in PHIs at the exit;
    5. report: one `optimized:` remark at the first loop, `missed:` with
-   the reason otherwise, the JSON report and the HLO dumps.
+   the reason otherwise (nf-loop only), the JSON report and the HLO dumps.
 
    A region whose guard's path around the loops leaves elsewhere (jump
    threading sends it straight to the function's end) is tried again
@@ -36,7 +55,10 @@
    row (the region is the body of the row loop); no f16 or long double
    L2 norm and no long double RMSNorm kernel (missed, with that reason);
    elementwise loops only where signed zeros do not matter (the scalar
-   rewrite's + 0.0 keeps +0 for x = -0, the kernels give -0).
+   rewrite's + 0.0 keeps +0 for x = -0, the kernels give -0).  In
+   mode=report the late instance knows the early one's loops by their
+   locus only, so of two inlined copies of one loop, one reported early
+   and one not, the second is not reported again.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -823,10 +845,86 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
   return done;
 }
 
-/* The loop LOOP: attempt it from its guard, then from its header.
-   Returns true if it rewrote the function.  */
+/* mode=report changes nothing, so nf-loop cannot tell the loops
+   nf-early-loop reported by a call: their loci (LOCATION_LOCUS: an
+   inlined copy's location has its block attached, its locus is the
+   original's), so that nf-loop reports none of them again.  */
+static location_t *nf_early_loci;
+static unsigned nf_n_early_loci, nf_cap_early_loci;
+
+/* Whether nf-early-loop reported the loop at LOCUS.  */
 static bool
-nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
+nf_loop_reported_early (location_t locus)
+{
+  for (unsigned i = 0; locus != UNKNOWN_LOCATION && i < nf_n_early_loci; i++)
+    if (nf_early_loci[i] == locus)
+      return true;
+  return false;
+}
+
+/* Remember that nf-early-loop reported the loop at LOCUS.  */
+static void
+nf_loop_note_early (location_t locus)
+{
+  if (locus == UNKNOWN_LOCATION || nf_loop_reported_early (locus))
+    return;
+  if (nf_n_early_loci == nf_cap_early_loci)
+    {
+      nf_cap_early_loci = nf_cap_early_loci ? 2 * nf_cap_early_loci : 16;
+      nf_early_loci
+	= XRESIZEVEC (location_t, nf_early_loci, nf_cap_early_loci);
+    }
+  nf_early_loci[nf_n_early_loci++] = locus;
+}
+
+/* Whether BB calls a kernel of libneuronfuse (an external nf_*).  */
+static bool
+nf_loop_bb_calls_kernel (basic_block bb)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      tree fn = is_gimple_call (gsi_stmt (gsi))
+		  ? gimple_call_fndecl (gsi_stmt (gsi))
+		  : NULL_TREE;
+      if (fn && DECL_EXTERNAL (fn) && DECL_NAME (fn)
+	  && strncmp (IDENTIFIER_POINTER (DECL_NAME (fn)), "nf_", 3) == 0)
+	return true;
+    }
+  return false;
+}
+
+/* Whether LOOP is (a copy of) the fallback of a region fused before, by
+   nf-early-loop in this function or in one inlined into it: a block
+   dominating its header ends in a condition whose other way calls a
+   kernel.  nf-loop leaves such loops alone; where GCC folded the
+   overlap test to false (constant arguments that overlap), the call is
+   gone and the loop is a candidate again, to be reported.  */
+static bool
+nf_loop_in_fallback (class loop *loop)
+{
+  for (basic_block bb = get_immediate_dominator (CDI_DOMINATORS, loop->header);
+       bb && bb != ENTRY_BLOCK_PTR_FOR_FN (cfun);
+       bb = get_immediate_dominator (CDI_DOMINATORS, bb))
+    {
+      if (!safe_dyn_cast<gcond *> (last_stmt (bb)))
+	continue;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (!dominated_by_p (CDI_DOMINATORS, loop->header, e->dest)
+	    && nf_loop_bb_calls_kernel (e->dest))
+	  return true;
+    }
+  return false;
+}
+
+/* The loop LOOP: attempt it from its guard, then from its header.  In
+   the EARLY pass a loop that is not fused is left for nf-loop, which
+   sees it again after inlining and reports why not.  Returns true if it
+   rewrote the function.  */
+static bool
+nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
 {
   bool map = false, square = false;
   if ((nf_opts.kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT))
@@ -836,6 +934,14 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
     map = true;
   else
     return false;
+  calculate_dominance_info (CDI_DOMINATORS);
+  location_t locus
+    = LOCATION_LOCUS (find_loop_location (loop).get_location_t ());
+  if (!early
+      && (nf_opts.mode == NF_MODE_REPORT ? nf_loop_reported_early (locus)
+					 : nf_loop_in_fallback (loop)))
+    return false;
+  unsigned n_consumed = consumed.length ();
   enum nf_kind kind = NF_KIND_MULREDSQRT;
   const char *reason = NULL;
   bool changed = false;
@@ -847,10 +953,19 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
       nf_loop_attempt (loop, false, map, consumed, &kind, &reason, &changed,
 		       &built);
     }
+  if (early)
+    {
+      if (consumed.length () > n_consumed)
+	nf_loop_note_early (locus);
+      else if (reason && dump_file && (dump_flags & TDF_DETAILS))
+	fprintf (dump_file, "neuronfuse: left for nf-loop: %s: %s\n",
+		 nf_kind_name (kind), reason);
+      return changed;
+    }
   /* A loop that could not even be built, unless it sums squares, is no
      candidate worth a remark (a loop that also calls log1p, a sum of
      products among other work); one that was built has the matcher's
-     reason (a dot product: the factors differ).  */
+     reason.  */
   if (reason && !built && (map || !square))
     reason = NULL;
   if (reason)
@@ -863,14 +978,10 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed)
   return changed;
 }
 
-static bool
-nf_loop_gate (function *)
-{
-  return optimize && !optimize_debug && nf_opts.kinds != 0;
-}
-
+/* Try every innermost loop of FUN once; EARLY for nf-early-loop.
+   Returns the pass's TODO flags.  */
 static unsigned int
-nf_loop_execute (function *fun)
+nf_loop_run (function *fun, bool early)
 {
   auto_vec<class loop *> consumed;
   auto_vec<class loop *> todo;
@@ -880,8 +991,51 @@ nf_loop_execute (function *fun)
     todo.safe_push (loop);
   for (class loop *loop : todo)
     if (!consumed.contains (loop))
-      changed |= nf_loop_try (loop, consumed);
+      changed |= nf_loop_try (loop, consumed, early);
   return changed ? TODO_cleanup_cfg | TODO_rebuild_cgraph_edges : 0;
 }
 
+static bool
+nf_loop_gate (function *)
+{
+  return optimize && !optimize_debug && nf_opts.kinds != 0;
+}
+
+static unsigned int
+nf_loop_execute (function *fun)
+{
+  return nf_loop_run (fun, false);
+}
+
+/* Not in a function that is always inlined: its copies get constant
+   arguments, and after inlining an overlap proven at compile time is a
+   missed entry at the copy (a partial overlap) rather than a region
+   whose call never runs.  */
+static bool
+nf_loop_early_gate (function *fun)
+{
+  return nf_loop_gate (fun) && number_of_loops (fun) > 1
+	 && !lookup_attribute ("always_inline", DECL_ATTRIBUTES (fun->decl));
+}
+
+/* nf-early-loop: the same on each function before IPA, as its source
+   wrote it.  See the file's header for why.  The early pipeline keeps
+   loops but not their normal form: set it up (preheaders, simple
+   latches, recorded exits, SCEV) as GCC's loop passes there do, and
+   take it down again.  Not loop-closed SSA: rewriting into it and back
+   renumbers SSA names, which changes GCC's canonical operand order and
+   so the code of a function mode=report must leave alone (loop-ir.cc's
+   nf_lr_leaving finds the values leaving a loop without it).  */
+static unsigned int
+nf_loop_early_execute (function *fun)
+{
+  loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+  scev_initialize ();
+  unsigned int todo = nf_loop_run (fun, true);
+  scev_finalize ();
+  loop_optimizer_finalize ();
+  return todo;
+}
+
 NF_GIMPLE_PASS (nf_loop, "nf-loop", 0)
+NF_GIMPLE_PASS (nf_loop_early, "nf-early-loop", 0)

@@ -87,5 +87,6 @@ gcall *nf_math_call (gimple *stmt, const struct nf_mathfn *fns,
 opt_pass *make_nf_scalar_pass (void);
 opt_pass *make_nf_scalar_early_pass (void);
 opt_pass *make_nf_loop_pass (void);
+opt_pass *make_nf_loop_early_pass (void);
 
 #endif /* NF_PLUGIN_H */

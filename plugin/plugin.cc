@@ -13,10 +13,11 @@
      disable            load but do nothing
      verbose            a note for every decision, without -fopt-info
      dump               the details dumps of the passes (FILE.NNNt.nf-loop,
-                        FILE.NNNt.nf-scalar)
+                        FILE.NNNt.nf-early-loop, FILE.NNNt.nf-scalar)
      help               print this list
 
    Passes:
+     nf-early-loop    after "profile_estimate", before IPA, and
      nf-loop          after "ldist": RMSNorm and L2-norm loops -> calls to
                       libneuronfuse (loop.cc, loop-ir.cc).
      nf-scalar-early  after "ssa", before inlining, and
@@ -77,6 +78,16 @@ static struct register_pass_info nf_scalar_pass_info
    "recip" turns 1 / sqrtf into .RSQRT; it runs at -O1 and -Os too.  */
 static struct register_pass_info nf_loop_pass_info
   = { NULL, "ldist", 1, PASS_POS_INSERT_AFTER };
+
+/* The loop pass's early instance at the end of the early local
+   optimizations, before IPA: each function as its source wrote it
+   (ccp, forwprop, FRE, early VRP, DSE and DCE have cleaned it up; no
+   loop header copying, jump threading of loop guards, PRE or cdce yet),
+   before inlining copies it into callers (loop.cc says why).  After
+   the branch probabilities are estimated, so the blocks it adds get
+   counts from its own probabilities, as in the late instance.  */
+static struct register_pass_info nf_loop_early_pass_info
+  = { NULL, "profile_estimate", 1, PASS_POS_INSERT_AFTER };
 
 /* And an early instance right after SSA construction, before inlining:
    see nf_scalar_early_gate in scalar.cc for why.  */
@@ -271,6 +282,9 @@ plugin_init (struct plugin_name_args *plugin_info,
   nf_scalar_early_pass_info.pass = make_nf_scalar_early_pass ();
   register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
 		     &nf_scalar_early_pass_info);
+  nf_loop_early_pass_info.pass = make_nf_loop_early_pass ();
+  register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+		     &nf_loop_early_pass_info);
   nf_loop_pass_info.pass = make_nf_loop_pass ();
   register_callback (name, PLUGIN_PASS_MANAGER_SETUP, NULL,
 		     &nf_loop_pass_info);
@@ -285,6 +299,7 @@ plugin_init (struct plugin_name_args *plugin_info,
      that the passes are registered.  */
   if (nf_opts.dump)
     {
+      g->get_dumps ()->dump_switch_p ("tree-nf-early-loop-details");
       g->get_dumps ()->dump_switch_p ("tree-nf-loop-details");
       g->get_dumps ()->dump_switch_p ("tree-nf-scalar-details");
     }

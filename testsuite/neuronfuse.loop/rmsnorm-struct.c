@@ -16,7 +16,7 @@ __attribute__ ((noipa)) void
 rmsnorm_layer (const struct layer *s, float *o, const float *x)
 {
   float ss = 0.0f;
-  for (int j = 0; j < s->dim; j++) ss += x[j] * x[j]; /* { dg-optimized "RMSNorm: loops outlined into a call to nf_rmsnorm_f32" "" { flags {-O[23]} } } */
+  for (int j = 0; j < s->dim; j++) ss += x[j] * x[j]; /* { dg-optimized "RMSNorm: loops outlined into a call to nf_rmsnorm_f32" "" { flags {-O([23]|fast)} } } */
   ss = 1.0f / sqrtf (ss / s->dim + s->eps);
   for (int j = 0; j < s->dim; j++) o[j] = s->w[j] * (ss * x[j]);
 }
@@ -73,8 +73,8 @@ main (void)
    on; at -O1 the trip count is reloaded each iteration and at -Os s->w
    is (both reported as missed, with that reason).  */
 /* { dg-prune-output "RMSNorm: not rewritten: (the loop's trip count is not computable|an array access is not affine)" } */
-/* { dg-final { nf-if-flags {-O[23]} { nf-report-regions RMSNorm 2 } } } */
-/* { dg-final { nf-if-flags {-O[23]} { nf-report-region RMSNorm rmsnorm_layer 19 outlined } } } */
-/* { dg-final { nf-if-flags {-O[23]} { nf-report-scan {"callee": "nf_rmsnorm_f32"} 2 } } } */
+/* { dg-final { nf-if-flags {-O([23]|fast)} { nf-report-regions RMSNorm 2 } } } */
+/* { dg-final { nf-if-flags {-O([23]|fast)} { nf-report-region RMSNorm rmsnorm_layer 19 outlined } } } */
+/* { dg-final { nf-if-flags {-O([23]|fast)} { nf-report-scan {"callee": "nf_rmsnorm_f32"} 2 } } } */
 /* { dg-final { nf-if-flags {-O[1s]} { nf-report-regions RMSNorm 1 } } } */
 /* { dg-final { nf-report-region RMSNorm rmsnorm_buf 33 outlined } } */
