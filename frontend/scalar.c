@@ -94,6 +94,12 @@ nf_scalar_entry_init (const nf_tool *t, struct nf_scalar_entry *e,
 		      t->math_errno);
 }
 
+/* A function named as the replacement (a fallback expm1 of its own,
+   written exp (x) - 1, as GSL's gsl_expm1 is where libm lacks one)
+   would call itself forever.  The plugin's reason too.  */
+static const char nf_self_call_reason[]
+  = "the function is the one the rewrite would call";
+
 /* A zero literal of the floating type ELEM.  */
 static const char *
 nf_zero (enum nf_elem elem)
@@ -200,6 +206,8 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
   const char *reason = NULL;
   if (fn < 0)
     reason = "the call of exp is not written in the source";
+  else if (strcmp (s->function, nf_exp_names[fn].to) == 0)
+    reason = nf_self_call_reason;
   else if (!nf_plain_code (t, code, 2))
     reason = "the code is inside a macro expansion";
   else
@@ -282,7 +290,9 @@ nf_try_log1p (struct nf_scan *s, CXCursor c)
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
   CXCursor code[3] = { c, sum, x };
   const char *reason = NULL;
-  if (!nf_plain_code (t, code, 3))
+  if (fn >= 0 && strcmp (s->function, nf_log_names[fn].to) == 0)
+    reason = nf_self_call_reason;
+  else if (!nf_plain_code (t, code, 3))
     reason = "the code is inside a macro expansion";
   else
     {

@@ -56,7 +56,8 @@ int nf_record_region (dump_user_location_t where, nf_region_desc *desc,
 		      const char *msg, const nf_match *match);
 
 /* Record a rejected candidate of KIND at STMT with REASON, and emit the
-   `missed:` remark "KIND: not rewritten: REASON".  */
+   `missed:` remark "KIND: not rewritten: REASON"; once per locus, kind
+   and reason (inlined copies of one candidate are one near miss).  */
 void nf_record_missed (dump_user_location_t where, enum nf_kind kind,
 		       const char *reason);
 

@@ -92,11 +92,46 @@ nf_record_region (dump_user_location_t where, nf_region_desc *desc,
   return id;
 }
 
+/* The missed candidates recorded in this unit, by locus, kind and
+   reason: the copies of one candidate that inlining makes are one near
+   miss, reported once.  */
+struct nf_missed_seen
+{
+  location_t locus;
+  enum nf_kind kind;
+  const char *reason;
+};
+static struct nf_missed_seen *nf_missed;
+static unsigned nf_n_missed, nf_cap_missed;
+
+/* Whether KIND's REASON at LOCUS was recorded before; remembers it.  */
+static bool
+nf_missed_again (location_t locus, enum nf_kind kind, const char *reason)
+{
+  for (unsigned i = 0; i < nf_n_missed; i++)
+    if (nf_missed[i].locus == locus && nf_missed[i].kind == kind
+	&& strcmp (nf_missed[i].reason, reason) == 0)
+      return true;
+  if (nf_n_missed == nf_cap_missed)
+    {
+      nf_cap_missed = nf_cap_missed ? 2 * nf_cap_missed : 16;
+      nf_missed = XRESIZEVEC (struct nf_missed_seen, nf_missed, nf_cap_missed);
+    }
+  nf_missed[nf_n_missed].locus = locus;
+  nf_missed[nf_n_missed].kind = kind;
+  nf_missed[nf_n_missed++].reason = reason;
+  return false;
+}
+
 void
 nf_record_missed (dump_user_location_t where, enum nf_kind kind,
 		  const char *reason)
 {
   const char *name = nf_kind_name (kind);
+  location_t locus = LOCATION_LOCUS (where.get_location_t ());
+
+  if (locus != UNKNOWN_LOCATION && nf_missed_again (locus, kind, reason))
+    return;
 
   if (dump_enabled_p ())
     dump_printf_loc (MSG_MISSED_OPTIMIZATION, where,

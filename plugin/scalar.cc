@@ -103,6 +103,19 @@ nf_can_replace (function *fun, gimple *stmt, gcall *call,
       nf_scalar_missed (stmt, kind, "the call may throw an exception");
       return false;
     }
+  /* A function of this unit named as the replacement (a fallback expm1
+     written exp (x) - 1, as GSL's gsl_expm1 is where libm lacks one)
+     would be called instead of libm's: by itself, forever, or, inlined
+     elsewhere, as the same inaccurate code.  */
+  tree to = DECL_ASSEMBLER_NAME (builtin_decl_explicit (fn->to));
+  symtab_node *own = symtab_node::get_for_asmname (to);
+  if (own && own->definition)
+    {
+      nf_scalar_missed (stmt, kind,
+			"the unit defines the function the rewrite would "
+			"call");
+      return false;
+    }
   return true;
 }
 
