@@ -8,20 +8,25 @@
    idioms (scalar.c) through lower/'s matchers, and writes the rewritten
    source to OUT.c (atomically: a temporary file in OUT.c's directory,
    renamed) or to stdout.  With nothing rewritten the output is IN.c's
-   bytes, unchanged.
+   bytes, unchanged.  A rewrite that needs the runtime gets `#include
+   <neuronfuse.h>' where include.c's rule puts it.
 
    Exit status: 0 on success; 1 when IN.c does not parse (libclang's
-   diagnostics are on stderr and no output is written) or a file cannot
-   be read or written; 2 on a usage error.
+   diagnostics are on stderr and no output is written), when the rewrite
+   is refused (no safe place for the include: an "IN.c:LINE:COL: error:
+   ..." on stderr, no output) or a file cannot be read or written; 2 on
+   a usage error.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
+#include "include.h"
 #include "kinds.h"
 #include "nf-clang.h"
 #include "nf-config.h"
@@ -201,6 +206,57 @@ nf_tool_in_macro (const nf_tool *t, size_t begin, size_t end)
   return false;
 }
 
+void
+nf_tool_error (const nf_tool *t, size_t off, const char *fmt, ...)
+{
+  unsigned line = 1, column = 1;
+  for (size_t i = 0; i < off && i < t->len; i++)
+    if (t->buf[i] == '\n')
+      line++, column = 1;
+    else
+      column++;
+  fprintf (stderr, "%s:%u:%u: error: ", t->input, line, column);
+  va_list ap;
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputs (" (nothing written)\n", stderr);
+}
+
+/* Add to T's edits the insertion of `#include <neuronfuse.h>' where
+   include.c's rule puts it.  Returns 0, or 1 after an error message (no
+   safe place, or out of memory).  */
+static int
+nf_add_include (nf_tool *t)
+{
+  nf_include_pos pos;
+  int r = nf_include_position (t->buf, t->len, &pos);
+  if (r == -2)
+    {
+      fprintf (stderr, "neuronfuse-clang: out of memory\n");
+      return 1;
+    }
+  if (r != 0)
+    {
+      nf_tool_error (t, pos.where, "%s", pos.reason);
+      return 1;
+    }
+  size_t at = pos.offset;
+  nf_edits_begin (t->edits);
+  nf_edits_add (t->edits, at, at,
+		at == 0 || t->buf[at - 1] == '\n'
+		  ? "#include <neuronfuse.h>\n"
+		  : "\n#include <neuronfuse.h>\n");
+  if (!nf_edits_commit (t->edits))
+    {
+      nf_tool_error (t, at,
+		     "'#include <neuronfuse.h>' would go inside an edit of "
+		     "the rewrite");
+      return 1;
+    }
+  return 0;
+}
+
 /* Write the N bytes of DATA where CLI says.  Returns 0, or 1 after an
    error message.  */
 static int
@@ -239,16 +295,8 @@ nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli)
       fprintf (stderr, "neuronfuse-clang: out of memory\n");
       return 1;
     }
-  if (t->needs_runtime)
-    {
-      size_t at = nf_include_offset (t->buf, t->len);
-      nf_edits_begin (t->edits);
-      nf_edits_add (t->edits, at, at,
-		    at == 0 || t->buf[at - 1] == '\n'
-		      ? "#include <neuronfuse.h>\n"
-		      : "\n#include <neuronfuse.h>\n");
-      nf_edits_commit (t->edits);
-    }
+  if (t->needs_runtime && nf_add_include (t) != 0)
+    return 1;
   if (t->dump_error)
     {
       fprintf (stderr, "neuronfuse-clang: cannot write dumps in '%s': %s\n",

@@ -43,6 +43,11 @@ typedef struct nf_tool
 /* Whether [BEGIN, END) overlaps a macro expansion of the main file.  */
 bool nf_tool_in_macro (const nf_tool *t, size_t begin, size_t end);
 
+/* Print "IN.c:LINE:COL: error: ", for the input offset OFF of T, then
+   the message FMT... and " (nothing written)", to stderr.  */
+void nf_tool_error (const nf_tool *t, size_t off, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
 /* Find, rewrite and record the scalar idioms (Expm1, Log1p) of every
    function defined in the main file (scalar.c).  Returns 0, or -1 when
    out of memory.  */

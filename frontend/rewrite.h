@@ -45,12 +45,6 @@ size_t nf_edits_count (const nf_edits *e);
 char *nf_edits_apply (const nf_edits *e, const char *buf, size_t len,
 		      size_t *out_len);
 
-/* The offset where `#include <neuronfuse.h>` goes in BUF (LEN bytes):
-   just after the line of the last #include of the file's leading
-   preprocessor block (comments, blank lines and directives before the
-   first declaration), or 0 when there is none.  */
-size_t nf_include_offset (const char *buf, size_t len);
-
 /* Write LEN bytes of DATA to PATH atomically: a temporary file in PATH's
    directory, then renamed over PATH, so that PATH is never partial.
    Returns 0, or an errno value (and PATH is left as it was).  */
