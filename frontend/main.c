@@ -9,13 +9,15 @@
    source to OUT.c (atomically: a temporary file in OUT.c's directory,
    renamed) or to stdout.  With nothing rewritten the output is IN.c's
    bytes, unchanged.  A rewrite that needs the runtime gets `#include
-   <neuronfuse.h>' where include.c's rule puts it.
+   <neuronfuse.h>' where include.c's rule puts it; before anything is
+   written, the rewritten text is parsed again and every call the
+   rewrite added must use its declaration (verify.c).
 
    Exit status: 0 on success; 1 when IN.c does not parse (libclang's
    diagnostics are on stderr and no output is written), when the rewrite
-   is refused (no safe place for the include: an "IN.c:LINE:COL: error:
-   ..." on stderr, no output) or a file cannot be read or written; 2 on
-   a usage error.
+   is refused (no safe place for the include, or a call it adds would not
+   see its declaration: an "IN.c:LINE:COL: error: ..." on stderr, no
+   output) or a file cannot be read or written; 2 on a usage error.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -207,6 +209,24 @@ nf_tool_in_macro (const nf_tool *t, size_t begin, size_t end)
 }
 
 void
+nf_tool_note_callee (nf_tool *t, const char *name)
+{
+  for (size_t i = 0; i < t->n_callees; i++)
+    if (!strcmp (t->callees[i], name))
+      return;
+  char **v = realloc (t->callees, (t->n_callees + 1) * sizeof *v);
+  char *copy = v ? strdup (name) : NULL;
+  if (v)
+    t->callees = v;
+  if (!copy)
+    {
+      t->callees_oom = true;
+      return;
+    }
+  t->callees[t->n_callees++] = copy;
+}
+
+void
 nf_tool_error (const nf_tool *t, size_t off, const char *fmt, ...)
 {
   unsigned line = 1, column = 1;
@@ -282,10 +302,11 @@ nf_write_output (const struct nf_cli *cli, const char *data, size_t n)
   return 0;
 }
 
-/* Rewrite the parsed unit of T and write the results.  Returns the exit
-   status.  */
+/* Rewrite the parsed unit of T and write the results; the unit is
+   disposed of before the rewritten text is parsed in INDEX to verify it.
+   Returns the exit status.  */
 static int
-nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli)
+nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli, CXIndex index)
 {
   t->macros = nf_macro_ranges (t->tu, &t->n_macros);
   t->report = nf_report_new ("neuronfuse-clang", t->input);
@@ -315,7 +336,16 @@ nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli)
 	  fprintf (stderr, "neuronfuse-clang: out of memory\n");
 	  return 1;
 	}
-      status = nf_write_output (cli, out, n);
+      clang_disposeTranslationUnit (t->tu);
+      t->tu = NULL;
+      status = nf_verify_rewrite (t, index, cli->clang_args, cli->n_clang_args,
+				  out, n);
+      if (status < 0)
+	fprintf (stderr, "neuronfuse-clang: out of memory\n");
+      if (status == 0)
+	status = nf_write_output (cli, out, n);
+      else
+	status = 1;
       free (out);
     }
   if (status == 0 && cli->report)
@@ -372,7 +402,7 @@ main (int argc, char **argv)
   if (nf_parse_file (index, cli.input, cli.clang_args, cli.n_clang_args, &t.tu)
       != 0)
     goto out_tu;
-  status = nf_rewrite_unit (&t, &cli);
+  status = nf_rewrite_unit (&t, &cli, index);
 
 out_tu:
   if (t.tu)
@@ -382,6 +412,9 @@ out:
   nf_edits_free (t.edits);
   nf_report_free (t.report);
   free (t.macros);
+  for (size_t i = 0; i < t.n_callees; i++)
+    free (t.callees[i]);
+  free (t.callees);
   free (buf);
   return status;
 }

@@ -176,6 +176,14 @@ nf_edits_apply (const nf_edits *e, const char *buf, size_t len, size_t *out_len)
   return out;
 }
 
+const char *
+nf_edits_get (const nf_edits *e, size_t i, size_t *begin, size_t *end)
+{
+  *begin = e->v[i].begin;
+  *end = e->v[i].end;
+  return e->v[i].text;
+}
+
 int
 nf_write_atomic (const char *path, const char *data, size_t len)
 {
