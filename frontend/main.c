@@ -8,20 +8,27 @@
    idioms (scalar.c) through lower/'s matchers, and writes the rewritten
    source to OUT.c (atomically: a temporary file in OUT.c's directory,
    renamed) or to stdout.  With nothing rewritten the output is IN.c's
-   bytes, unchanged.
+   bytes, unchanged.  A rewrite that needs the runtime gets `#include
+   <neuronfuse.h>' where include.c's rule puts it; before anything is
+   written, the rewritten text is parsed again and every call the
+   rewrite added must use its declaration (verify.c).
 
    Exit status: 0 on success; 1 when IN.c does not parse (libclang's
-   diagnostics are on stderr and no output is written) or a file cannot
-   be read or written; 2 on a usage error.
+   diagnostics are on stderr and no output is written), when the rewrite
+   is refused (no safe place for the include, or a call it adds would not
+   see its declaration: an "IN.c:LINE:COL: error: ..." on stderr, no
+   output) or a file cannot be read or written; 2 on a usage error.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
+#include "include.h"
 #include "kinds.h"
 #include "nf-clang.h"
 #include "nf-config.h"
@@ -201,6 +208,75 @@ nf_tool_in_macro (const nf_tool *t, size_t begin, size_t end)
   return false;
 }
 
+void
+nf_tool_note_callee (nf_tool *t, const char *name)
+{
+  for (size_t i = 0; i < t->n_callees; i++)
+    if (!strcmp (t->callees[i], name))
+      return;
+  char **v = realloc (t->callees, (t->n_callees + 1) * sizeof *v);
+  char *copy = v ? strdup (name) : NULL;
+  if (v)
+    t->callees = v;
+  if (!copy)
+    {
+      t->callees_oom = true;
+      return;
+    }
+  t->callees[t->n_callees++] = copy;
+}
+
+void
+nf_tool_error (const nf_tool *t, size_t off, const char *fmt, ...)
+{
+  unsigned line = 1, column = 1;
+  for (size_t i = 0; i < off && i < t->len; i++)
+    if (t->buf[i] == '\n')
+      line++, column = 1;
+    else
+      column++;
+  fprintf (stderr, "%s:%u:%u: error: ", t->input, line, column);
+  va_list ap;
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputs (" (nothing written)\n", stderr);
+}
+
+/* Add to T's edits the insertion of `#include <neuronfuse.h>' where
+   include.c's rule puts it.  Returns 0, or 1 after an error message (no
+   safe place, or out of memory).  */
+static int
+nf_add_include (nf_tool *t)
+{
+  nf_include_pos pos;
+  int r = nf_include_position (t->buf, t->len, &pos);
+  if (r == -2)
+    {
+      fprintf (stderr, "neuronfuse-clang: out of memory\n");
+      return 1;
+    }
+  if (r != 0)
+    {
+      nf_tool_error (t, pos.where, "%s", pos.reason);
+      return 1;
+    }
+  size_t at = pos.offset;
+  nf_edits_begin (t->edits);
+  nf_edits_add (t->edits, at, at,
+		at == 0 || t->buf[at - 1] == '\n'
+		  ? "#include <neuronfuse.h>\n"
+		  : "\n#include <neuronfuse.h>\n");
+  if (!nf_edits_commit (t->edits))
+    {
+      nf_tool_error (t, at,
+		     "'#include <neuronfuse.h>' would go inside an edit of "
+		     "the rewrite");
+      return 1;
+    }
+  return 0;
+}
+
 /* Write the N bytes of DATA where CLI says.  Returns 0, or 1 after an
    error message.  */
 static int
@@ -226,10 +302,11 @@ nf_write_output (const struct nf_cli *cli, const char *data, size_t n)
   return 0;
 }
 
-/* Rewrite the parsed unit of T and write the results.  Returns the exit
-   status.  */
+/* Rewrite the parsed unit of T and write the results; the unit is
+   disposed of before the rewritten text is parsed in INDEX to verify it.
+   Returns the exit status.  */
 static int
-nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli)
+nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli, CXIndex index)
 {
   t->macros = nf_macro_ranges (t->tu, &t->n_macros);
   t->report = nf_report_new ("neuronfuse-clang", t->input);
@@ -239,16 +316,8 @@ nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli)
       fprintf (stderr, "neuronfuse-clang: out of memory\n");
       return 1;
     }
-  if (t->needs_runtime)
-    {
-      size_t at = nf_include_offset (t->buf, t->len);
-      nf_edits_begin (t->edits);
-      nf_edits_add (t->edits, at, at,
-		    at == 0 || t->buf[at - 1] == '\n'
-		      ? "#include <neuronfuse.h>\n"
-		      : "\n#include <neuronfuse.h>\n");
-      nf_edits_commit (t->edits);
-    }
+  if (t->needs_runtime && nf_add_include (t) != 0)
+    return 1;
   if (t->dump_error)
     {
       fprintf (stderr, "neuronfuse-clang: cannot write dumps in '%s': %s\n",
@@ -267,7 +336,16 @@ nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli)
 	  fprintf (stderr, "neuronfuse-clang: out of memory\n");
 	  return 1;
 	}
-      status = nf_write_output (cli, out, n);
+      clang_disposeTranslationUnit (t->tu);
+      t->tu = NULL;
+      status = nf_verify_rewrite (t, index, cli->clang_args, cli->n_clang_args,
+				  out, n);
+      if (status < 0)
+	fprintf (stderr, "neuronfuse-clang: out of memory\n");
+      if (status == 0)
+	status = nf_write_output (cli, out, n);
+      else
+	status = 1;
       free (out);
     }
   if (status == 0 && cli->report)
@@ -324,7 +402,7 @@ main (int argc, char **argv)
   if (nf_parse_file (index, cli.input, cli.clang_args, cli.n_clang_args, &t.tu)
       != 0)
     goto out_tu;
-  status = nf_rewrite_unit (&t, &cli);
+  status = nf_rewrite_unit (&t, &cli, index);
 
 out_tu:
   if (t.tu)
@@ -334,6 +412,9 @@ out:
   nf_edits_free (t.edits);
   nf_report_free (t.report);
   free (t.macros);
+  for (size_t i = 0; i < t.n_callees; i++)
+    free (t.callees[i]);
+  free (t.callees);
   free (buf);
   return status;
 }

@@ -37,11 +37,34 @@ typedef struct nf_tool
   nf_report *report;
   bool needs_runtime; /* A call into libneuronfuse was emitted:
 			 add #include <neuronfuse.h>.  */
-  int dump_error;     /* errno of the first failed dump, or 0.  */
+  char **callees;     /* The functions the rewrite calls (each region's
+			 callee), for nf_verify_rewrite.  */
+  size_t n_callees;
+  bool callees_oom; /* One of them could not be noted.  */
+  int dump_error;   /* errno of the first failed dump, or 0.  */
 } nf_tool;
 
 /* Whether [BEGIN, END) overlaps a macro expansion of the main file.  */
 bool nf_tool_in_macro (const nf_tool *t, size_t begin, size_t end);
+
+/* Note that the rewrite calls the function NAME (copied), for
+   nf_verify_rewrite; out of memory sets T->callees_oom.  */
+void nf_tool_note_callee (nf_tool *t, const char *name);
+
+/* Print "IN.c:LINE:COL: error: ", for the input offset OFF of T, then
+   the message FMT... and " (nothing written)", to stderr.  */
+void nf_tool_error (const nf_tool *t, size_t off, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
+/* Parse OUT (OUT_LEN bytes), the rewritten text of T's input, again in
+   INDEX with the N_ARGS compiler arguments ARGS, and check that each
+   call the edits added to a function of T->callees uses that function's
+   declaration (a kernel's in neuronfuse.h; no macro, no implicit
+   declaration) and that the text has no error (verify.c).  Returns 0;
+   1 after an nf_tool_error (the rewrite must not be written); -1 when
+   out of memory.  */
+int nf_verify_rewrite (nf_tool *t, CXIndex index, const char *const *args,
+		       int n_args, const char *out, size_t out_len);
 
 /* Find, rewrite and record the scalar idioms (Expm1, Log1p) of every
    function defined in the main file (scalar.c).  Returns 0, or -1 when

@@ -32,6 +32,8 @@ nf_record_region (nf_tool *t, nf_region_desc *desc, const char *function,
   desc->function = function;
   desc->loc = (nf_location){ t->input, (int) line, (int) column };
   desc->action = "rewritten";
+  if (desc->callee)
+    nf_tool_note_callee (t, desc->callee);
   int id = nf_report_add_region (t->report, desc);
   /* The region's texts, for neuronfuse-report's page.  */
   if (id && match)

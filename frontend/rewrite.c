@@ -176,54 +176,12 @@ nf_edits_apply (const nf_edits *e, const char *buf, size_t len, size_t *out_len)
   return out;
 }
 
-/* The offset just after the end of the line holding offset I.  */
-static size_t
-nf_next_line (const char *buf, size_t len, size_t i)
+const char *
+nf_edits_get (const nf_edits *e, size_t i, size_t *begin, size_t *end)
 {
-  while (i < len && buf[i] != '\n')
-    i++;
-  return i < len ? i + 1 : len;
-}
-
-size_t
-nf_include_offset (const char *buf, size_t len)
-{
-  size_t i = 0, after = 0;
-  while (i < len)
-    {
-      char c = buf[i];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f')
-	i++;
-      else if (c == '/' && i + 1 < len && buf[i + 1] == '/')
-	i = nf_next_line (buf, len, i);
-      else if (c == '/' && i + 1 < len && buf[i + 1] == '*')
-	{
-	  const char *end = NULL;
-	  for (size_t k = i + 2; k + 1 < len && !end; k++)
-	    if (buf[k] == '*' && buf[k + 1] == '/')
-	      end = buf + k + 2;
-	  if (!end)
-	    break;
-	  i = end - buf;
-	}
-      else if (c == '#')
-	{
-	  size_t d = i + 1;
-	  while (d < len && (buf[d] == ' ' || buf[d] == '\t'))
-	    d++;
-	  bool include = len - d >= 7 && !strncmp (buf + d, "include", 7);
-	  /* A directive ends at a newline not escaped by a backslash.  */
-	  size_t k = i;
-	  while (k < len && !(buf[k] == '\n' && (k == 0 || buf[k - 1] != '\\')))
-	    k++;
-	  i = k < len ? k + 1 : len;
-	  if (include)
-	    after = i;
-	}
-      else
-	break;
-    }
-  return after;
+  *begin = e->v[i].begin;
+  *end = e->v[i].end;
+  return e->v[i].text;
 }
 
 int

@@ -45,11 +45,11 @@ size_t nf_edits_count (const nf_edits *e);
 char *nf_edits_apply (const nf_edits *e, const char *buf, size_t len,
 		      size_t *out_len);
 
-/* The offset where `#include <neuronfuse.h>` goes in BUF (LEN bytes):
-   just after the line of the last #include of the file's leading
-   preprocessor block (comments, blank lines and directives before the
-   first declaration), or 0 when there is none.  */
-size_t nf_include_offset (const char *buf, size_t len);
+/* The accepted edit I (0 <= I < nf_edits_count, in the order of their
+   positions): replace [*BEGIN, *END) of the original buffer by the text
+   returned (owned by E).  */
+const char *nf_edits_get (const nf_edits *e, size_t i, size_t *begin,
+			  size_t *end);
 
 /* Write LEN bytes of DATA to PATH atomically: a temporary file in PATH's
    directory, then renamed over PATH, so that PATH is never partial.
