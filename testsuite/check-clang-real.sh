@@ -19,7 +19,7 @@
 #
 # Usage: check-clang-real.sh NEURONFUSE-CLANG RUNTIME-INCDIR
 #   SQLITE_C (a sqlite3.c to use; otherwise fetched once into
-#   NF_CACHE, default ./sqlite-cache, with npm or curl), TORTURE_DIR (as
+#   NF_CACHE, default ./sqlite-cache, with npm pack), TORTURE_DIR (as
 #   check-torture.sh), NF_LIBS (linker flags for libneuronfuse), JOBS.
 set -u
 tool=${1:?usage: check-clang-real.sh NEURONFUSE-CLANG RUNTIME-INCDIR}
@@ -48,15 +48,16 @@ src=${SQLITE_C:-$cache/package/deps/sqlite3/sqlite3.c}
 if [ ! -f "$src" ] && [ -z "${SQLITE_C:-}" ]; then
   mkdir -p "$cache"
   if command -v npm > /dev/null; then
-    (cd "$cache" && npm pack --silent "${sqlite_pkg%-*}@${sqlite_pkg##*-}" > /dev/null)
-  else
-    curl -fsSL -o "$cache/$sqlite_pkg.tgz" \
-	 "https://registry.npmjs.org/better-sqlite3/-/$sqlite_pkg.tgz"
+    (cd "$cache" && npm pack --silent "${sqlite_pkg%-*}@${sqlite_pkg##*-}" > /dev/null \
+       && tar xzf "$sqlite_pkg.tgz" package/deps/sqlite3)
   fi
-  (cd "$cache" && tar xzf "$sqlite_pkg.tgz" package/deps/sqlite3)
 fi
 if [ ! -f "$src" ]; then
-  echo "FAIL sqlite: no sqlite3.c ($src): npm or curl could not fetch $sqlite_pkg"
+  if command -v npm > /dev/null; then
+    echo "FAIL sqlite: no sqlite3.c ($src): npm pack could not fetch $sqlite_pkg"
+  else
+    echo "FAIL sqlite: no sqlite3.c ($src): no npm client (Debian: npm) to fetch $sqlite_pkg"
+  fi
   fails=$((fails + 1))
 else
   tmp=$(mktemp -d)
