@@ -281,6 +281,45 @@ nf_lr_count_core (tree t)
     }
 }
 
+/* Record that the fused call of G assumes A == B (sizetype values);
+   false when G assumes too much already.  */
+static bool
+nf_lr_assume (struct nf_lregion *g, tree a, tree b)
+{
+  if (g->n_assume == NF_LR_MAX_ASSUME)
+    return false;
+  g->assume[g->n_assume][0] = a;
+  g->assume[g->n_assume++][1] = b;
+  return true;
+}
+
+tree
+nf_lr_assumptions (const struct nf_lregion *g)
+{
+  tree all = boolean_true_node;
+  for (int i = 0; i < g->n_assume; i++)
+    {
+      tree a = nf_lr_at_entry (g, g->assume[i][0]);
+      tree b = nf_lr_at_entry (g, g->assume[i][1]);
+      if (!a || !b)
+	return NULL_TREE;
+      all = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, all,
+			 fold_build2 (EQ_EXPR, boolean_type_node,
+				      fold_convert (sizetype, a),
+				      fold_convert (sizetype, b)));
+    }
+  return all;
+}
+
+bool
+nf_lr_copy_p (const struct nf_lregion *g, gimple *stmt)
+{
+  for (int i = 0; i < g->n_copies; i++)
+    if (g->copies[i] == stmt)
+      return true;
+  return false;
+}
+
 /* Add LOOP to G's loops (step 1).  Returns its index, or -1 with
    G->fail set.  */
 static int
@@ -370,6 +409,14 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
   l->sym = -1;
   for (int j = 0; j < k; j++)
     if (operand_equal_p (g->loops[j].count, count, 0))
+      l->sym = g->loops[j].sym;
+  /* Counts of one variable that differ by a conversion (ggml's scale
+     loop runs (int) n times after a sum over the int64_t n): one
+     dimension, which the guard checks at run time.  */
+  for (int j = 0; j < k && l->sym == -1; j++)
+    if (operand_equal_p (nf_lr_count_core (g->loops[j].count),
+			 nf_lr_count_core (count), 0)
+	&& nf_lr_assume (g, g->loops[j].count, count))
       l->sym = g->loops[j].sym;
   if (l->sym == -1 && TREE_CODE (count) != INTEGER_CST)
     {
@@ -541,6 +588,9 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
 
 /* --- Step 3: the statements.  --------------------------------------- */
 
+static nf_value nf_lr_array_at (struct nf_lregion *g, int k, tree base,
+			       tree offset, tree type);
+
 /* The array parameter of the memory reference REF of STMT in loop K,
    with the element offset of its first access in *OFF.  */
 static nf_value
@@ -566,8 +616,17 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt, int64_t *off)
   *off = 0;
   tree offset = size_binop (PLUS_EXPR, fold_convert (sizetype, drb.offset),
 			    fold_convert (sizetype, drb.init));
+  return nf_lr_array_at (g, k, drb.base_address, offset, type);
+}
+
+/* The array parameter of the elements of TYPE from BASE + OFFSET
+   (bytes) on, accessed in loop K: G's, or a new one.  */
+static nf_value
+nf_lr_array_at (struct nf_lregion *g, int k, tree base, tree offset,
+		tree type)
+{
   for (int i = 0; i < g->n_arrays; i++)
-    if (operand_equal_p (g->arrays[i].base, drb.base_address, 0)
+    if (operand_equal_p (g->arrays[i].base, base, 0)
 	&& operand_equal_p (g->arrays[i].offset, offset, 0)
 	&& TYPE_MAIN_VARIANT (g->arrays[i].elt_type)
 	     == TYPE_MAIN_VARIANT (type))
@@ -576,18 +635,81 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt, int64_t *off)
     return nf_lr_fail (g, "the region accesses too many arrays");
   char name[64];
   /* Named after the pointer or the object: in + r * n is "in".  */
-  tree b = drb.base_address;
+  tree b = base;
   while (TREE_CODE (b) == POINTER_PLUS_EXPR || CONVERT_EXPR_P (b)
 	 || (TREE_CODE (b) == ADDR_EXPR && DECL_P (TREE_OPERAND (b, 0))))
     b = TREE_OPERAND (b, 0);
   nf_value_name (b, name, sizeof name);
   struct nf_lr_array *a = &g->arrays[g->n_arrays++];
-  a->base = drb.base_address;
+  a->base = base;
   a->offset = offset;
   a->elt_type = type;
   a->param = nf_param (
     g->r, name, nf_tensor1_type (nf_elem_of (type), nf_lr_dim (g, k)), true);
   return a->param;
+}
+
+/* The memcpy in the scalar code before loop K that last wrote the
+   memory at BASE + OFFSET (its destination), or NULL.  Looks back from
+   the loop's preheader through the blocks dominating it, up to the
+   region's start, past math calls (which write errno only); any other
+   write to memory on the way ends the search.  */
+static gcall *
+nf_lr_copy_into (const struct nf_lregion *g, int k, tree base, tree offset)
+{
+  if (!integer_zerop (offset))
+    return NULL;
+  for (basic_block bb = loop_preheader_edge (g->loops[k].loop)->src;
+       bb && dominated_by_p (CDI_DOMINATORS, bb, g->start_bb);
+       bb = get_immediate_dominator (CDI_DOMINATORS, bb))
+    {
+      if (bb->loop_father != loop_outer (g->loops[0].loop))
+	return NULL; /* A loop of the region's in between.  */
+      for (gimple_stmt_iterator gsi = gsi_last_bb (bb); !gsi_end_p (gsi);
+	   gsi_prev (&gsi))
+	{
+	  gimple *s = gsi_stmt (gsi);
+	  int nargs;
+	  if (!gimple_vdef (s))
+	    continue;
+	  if (gimple_call_builtin_p (s, BUILT_IN_MEMCPY))
+	    return operand_equal_p (gimple_call_arg (s, 0), base, 0)
+		     ? as_a<gcall *> (s)
+		     : NULL;
+	  if (!is_gimple_call (s)
+	      || nf_lr_math_op (gimple_call_combined_fn (s), &nargs)
+		   == NF_OP_COUNT_)
+	    return NULL;
+	}
+      if (bb == g->start_bb)
+	break;
+    }
+  return NULL;
+}
+
+/* The array a load of loop K at BASE + OFFSET, elements of TYPE,
+   reads: the source of a memcpy that filled it before the loop (ggml's
+   rms_norm copies x to y, then scales y in place), so that the load is
+   of what was copied; else NF_NO_VALUE.  The guard then checks that the
+   copy's bytes are the loop's elements (G->assume), and the check of
+   the region that the fused call writes the whole destination.  */
+static nf_value
+nf_lr_copied_from (struct nf_lregion *g, int k, tree base, tree offset,
+		   tree type)
+{
+  gcall *copy = nf_lr_copy_into (g, k, base, offset);
+  if (!copy || g->n_copies == NF_LR_MAX_COPIES)
+    return NF_NO_VALUE;
+  tree src = gimple_call_arg (copy, 1);
+  if (TREE_CODE (src) != SSA_NAME && TREE_CODE (src) != ADDR_EXPR)
+    return NF_NO_VALUE;
+  tree bytes = size_binop (MULT_EXPR, fold_convert (sizetype,
+						     g->loops[k].count),
+			   fold_convert (sizetype, TYPE_SIZE_UNIT (type)));
+  if (!nf_lr_assume (g, gimple_call_arg (copy, 2), bytes))
+    return NF_NO_VALUE;
+  g->copies[g->n_copies++] = copy;
+  return nf_lr_array_at (g, k, src, size_zero_node, type);
 }
 
 /* The LOAD of STMT, a load in loop K.  */
@@ -599,6 +721,10 @@ nf_lr_load (struct nf_lregion *g, int k, gimple *stmt)
   nf_value p = nf_lr_array (g, k, ref, stmt, &off);
   if (p == NF_NO_VALUE)
     return p;
+  const struct nf_lr_array *a = nf_lr_array_of (g, p);
+  nf_value from = nf_lr_copied_from (g, k, a->base, a->offset, a->elt_type);
+  if (from != NF_NO_VALUE)
+    p = from;
   nf_type t = nf_tensor1_type (nf_elem_of (TREE_TYPE (ref)), nf_lr_dim (g, k));
   for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
     if (nf_op (g->r, v) == NF_OP_LOAD && nf_access_base (g->r, v) == p

@@ -12,6 +12,8 @@
 #define NF_LR_MAX_ARRAYS 8
 #define NF_LR_MAX_ABSORBED 4
 #define NF_LR_MAX_FINALS 8
+#define NF_LR_MAX_ASSUME 4
+#define NF_LR_MAX_COPIES 2
 
 /* One loop of a region.  */
 struct nf_lr_loop
@@ -79,6 +81,17 @@ struct nf_lregion
   } finals[NF_LR_MAX_FINALS];
   int n_finals;
   basic_block cur_bb; /* The block of the statement being built.  */
+  /* What the region's fused call assumes and the guard tests at run
+     time, each pair equal (sizetype values at the entry): two trip
+     counts the builder took as one dimension, a copy's bytes and the
+     loop it feeds.  */
+  tree assume[NF_LR_MAX_ASSUME][2];
+  int n_assume;
+  /* Calls of memcpy the builder looked through (a load after one reads
+     its source, see nf_lr_load): covered by the fused call when it
+     writes the whole destination.  */
+  gcall *copies[NF_LR_MAX_COPIES];
+  int n_copies;
   bool guarded;	      /* Start at the first loop's guard.  */
   const char *fail; /* Why something could not be built.  */
 };
@@ -129,5 +142,13 @@ enum nf_opcode nf_lr_math_op (combined_fn fn, int *nargs);
    before the region, else rebuilt from its pure definitions in it.
    NULL_TREE when that is impossible.  */
 tree nf_lr_at_entry (const struct nf_lregion *g, tree t);
+
+/* The run-time test, valid at the region's entry, of everything G
+   assumed (G->assume); boolean_true_node when nothing, NULL_TREE when
+   a side cannot be computed there.  */
+tree nf_lr_assumptions (const struct nf_lregion *g);
+
+/* Whether STMT is a copy G looked through (G->copies).  */
+bool nf_lr_copy_p (const struct nf_lregion *g, gimple *stmt);
 
 #endif /* NF_LOOP_IR_H */

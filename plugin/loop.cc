@@ -318,6 +318,15 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
 	  member = false;
 	  member = c->store != NF_NO_VALUE && nf_lr_stmt (g, c->store) == s;
 	}
+      /* A copy the builder looked through (memcpy (y, x, n) before y
+	 is scaled in place): the call writes all of y again.  */
+      if (nf_lr_copy_p (g, s) && c->store != NF_NO_VALUE)
+	{
+	  const struct nf_lr_array *ya
+	    = nf_lr_array_of (g, nf_access_base (g->r, c->store));
+	  member = ya && integer_zerop (ya->offset)
+		   && operand_equal_p (ya->base, gimple_call_arg (s, 0), 0);
+	}
       /* A math call whose result is unused (cdce keeps one for errno on
 	 the path that skips the loops): its only effect is errno.  */
       int nargs;
@@ -385,7 +394,11 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
   tree xp = nf_loop_address (g, x);
   if (!count || !xp)
     return "an input of the region is computed inside it";
-  c->ok = boolean_true_node;
+  /* What the builder assumed (two counts equal, a copy's bytes), then
+     the overlap tests.  */
+  c->ok = nf_lr_assumptions (g);
+  if (!c->ok)
+    return "an input of the region is computed inside it";
   HOST_WIDE_INT esz = tree_to_shwi (TYPE_SIZE_UNIT (c->elt));
   if (m->kind == NF_KIND_EXPM1 || m->kind == NF_KIND_LOG1P)
     {
@@ -403,7 +416,8 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
       c->args[1] = xp;
       c->args[2] = fold_convert (size_type_node, count);
       c->nargs = 3;
-      c->ok = nf_loop_disjoint (yp, xp, count, esz);
+      c->ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, c->ok,
+			   nf_loop_disjoint (yp, xp, count, esz));
       if (integer_zerop (c->ok))
 	return "the output partially overlaps the input";
       return c->outs.is_empty ()
