@@ -42,9 +42,10 @@
 
 #include <math.h>
 
-/* Whether V flows, through any of its users and at most DEPTH scalar
-   ops, into a root: sqrt, rsqrt or a constant power (pow (.., -0.5),
-   and pow (.., -1) as a near miss of it).  A sum of squares
+/* Whether V flows, through any of its scalar users and at most DEPTH
+   scalar ops, into a scalar root: sqrt, rsqrt or a constant power
+   (pow (.., -0.5), and pow (.., -1) as a near miss of it).  A sum of
+   squares
    that never reaches one (returned as is, a mean squared error) is no
    near miss of a norm.  */
 static bool
@@ -55,7 +56,10 @@ nf_reaches_root (const nf_region *r, nf_value v, int depth)
       bool uses = false;
       for (int i = 0; i < nf_op_n_operands (r, u); i++)
 	uses |= nf_op_operand (r, u, i) == v;
-      if (!uses)
+      /* Scalars only: a norm is a root of the sum itself, not of an
+	 elementwise value it is added into (a quantizer's weights,
+	 sqrtf (sigma2 + x[j] * x[j])).  */
+      if (!uses || nf_value_type (r, u).rank != 0)
 	continue;
       enum nf_opcode op = nf_op (r, u);
       if (op == NF_OP_SQRT || op == NF_OP_RSQRT
@@ -402,7 +406,10 @@ nf_match_scaling (const nf_region *r, nf_value scale, bool divide,
       top = u;
     }
   if (top == scale)
-    return nf_match_fail (m, "the scale is not multiplied into x");
+    return nf_match_fail (m, nf_value_n_uses (r, scale) > 1
+				 || nf_value_escapes (r, scale)
+			       ? "the scale is also used elsewhere"
+			       : "the scale is not multiplied into x");
   if (divide && !divided)
     return nf_match_fail (m, "the sqrt is not divided into x");
   /* A final cast to the storage type belongs to the output.  */

@@ -299,7 +299,10 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
     }
   if (gimple_has_volatile_ops (s))
     return "the region accesses volatile memory";
-  if (stmt_could_throw_p (cfun, s))
+  /* Only a throw caught in this function matters (it has an EH edge
+     the call would lose); a math call under -fexceptions may throw to
+     the caller but never does, and the kernel stands for it.  */
+  if (stmt_can_throw_internal (cfun, s))
     return "a statement of the region may throw";
   tree lhs = gimple_get_lhs (s);
   nf_value v
@@ -366,6 +369,20 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
   nf_value store = c->store = nf_loop_store (r, m);
   if (!nf_lr_set_exit (g, store != NF_NO_VALUE ? store : m->result))
     return g->fail;
+
+  /* One sum per call: a first loop that computes others too (the two
+     norms and the dot product of a cosine similarity) is no one call.  */
+  if (m->kind == NF_KIND_RMSNORM || m->kind == NF_KIND_MULREDSQRT)
+    {
+      class loop *l0 = g->loops[0].loop;
+      tree acc = nf_lr_tree (g, m->anchor);
+      for (gphi_iterator pi = gsi_start_phis (l0->header); !gsi_end_p (pi);
+	   gsi_next (&pi))
+	if (SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_phi_result (pi.phi ())))
+	    && PHI_ARG_DEF_FROM_EDGE (pi.phi (), loop_latch_edge (l0)) != acc)
+	  return "the loop computes another sum too (no kernel computes "
+		 "several)";
+    }
 
   /* Everything the region does is the idiom's.  */
   unsigned i;
@@ -828,7 +845,23 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
 	*reason = g.fail;
     }
   else
-    matched = nf_loop_match (&g, anchor, &m, kind, reason);
+    {
+      /* Each sum the loop computes, until one is the idiom: the norms
+	 of a cosine similarity follow its dot product.  The reason is
+	 the first candidate's.  */
+      matched = nf_loop_match (&g, anchor, &m, kind, reason);
+      for (nf_value a = anchor + 1; !matched && a < nf_region_n_values (g.r);
+	   a++)
+	{
+	  enum nf_kind k2;
+	  const char *why = NULL;
+	  if (nf_op (g.r, a) != NF_OP_REDUCE)
+	    continue;
+	  matched = nf_loop_match (&g, a, &m, &k2, &why);
+	  if (matched || (why && !*reason))
+	    *kind = k2, *reason = why;
+	}
+    }
   if (matched)
     {
       struct nf_loop_call c;
@@ -859,36 +892,110 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
   return done;
 }
 
-/* mode=report changes nothing, so nf-loop cannot tell the loops
-   nf-early-loop reported by a call: their loci (LOCATION_LOCUS: an
-   inlined copy's location has its block attached, its locus is the
-   original's), so that nf-loop reports none of them again.  */
-static location_t *nf_early_loci;
-static unsigned nf_n_early_loci, nf_cap_early_loci;
-
-/* Whether nf-early-loop reported the loop at LOCUS.  */
-static bool
-nf_loop_reported_early (location_t locus)
+/* What nf-early-loop decided for each loop locus of this unit
+   (LOCATION_LOCUS: an inlined copy's location has its block attached,
+   its locus is the original's): fused, or missed with a reason.  nf-loop
+   consults it: in mode=report, which changes nothing, it cannot tell an
+   early region by a call and skips its loci; and where it fuses no more
+   than the early instance did, the early reason is the one reported,
+   found on the code as written rather than on what jump threading and
+   PRE made of it.  */
+struct nf_early_verdict
 {
-  for (unsigned i = 0; locus != UNKNOWN_LOCATION && i < nf_n_early_loci; i++)
-    if (nf_early_loci[i] == locus)
-      return true;
-  return false;
+  location_t locus;
+  bool fused;
+  enum nf_kind kind;
+  const char *reason;
+};
+static struct nf_early_verdict *nf_early;
+static unsigned nf_n_early, nf_cap_early;
+
+/* The early verdict on the loop at LOCUS, or NULL.  */
+static const struct nf_early_verdict *
+nf_loop_early_verdict (location_t locus)
+{
+  for (unsigned i = 0; locus != UNKNOWN_LOCATION && i < nf_n_early; i++)
+    if (nf_early[i].locus == locus)
+      return &nf_early[i];
+  return NULL;
 }
 
-/* Remember that nf-early-loop reported the loop at LOCUS.  */
+/* Record the early verdict on the loop at LOCUS: FUSED, or missed as
+   KIND for REASON.  A fusion overrides a miss (another copy, inlined
+   into a caller with other arguments).  */
 static void
-nf_loop_note_early (location_t locus)
+nf_loop_note_early (location_t locus, bool fused, enum nf_kind kind,
+		    const char *reason)
 {
-  if (locus == UNKNOWN_LOCATION || nf_loop_reported_early (locus))
+  if (locus == UNKNOWN_LOCATION)
     return;
-  if (nf_n_early_loci == nf_cap_early_loci)
+  struct nf_early_verdict *v
+    = (struct nf_early_verdict *) nf_loop_early_verdict (locus);
+  if (!v)
     {
-      nf_cap_early_loci = nf_cap_early_loci ? 2 * nf_cap_early_loci : 16;
-      nf_early_loci
-	= XRESIZEVEC (location_t, nf_early_loci, nf_cap_early_loci);
+      if (nf_n_early == nf_cap_early)
+	{
+	  nf_cap_early = nf_cap_early ? 2 * nf_cap_early : 16;
+	  nf_early = XRESIZEVEC (struct nf_early_verdict, nf_early,
+				 nf_cap_early);
+	}
+      v = &nf_early[nf_n_early++];
+      v->locus = locus;
+      v->fused = false;
+      v->reason = NULL;
     }
-  nf_early_loci[nf_n_early_loci++] = locus;
+  if (fused || !v->fused)
+    {
+      v->fused |= fused;
+      v->kind = kind;
+      v->reason = fused ? NULL : reason;
+    }
+}
+
+/* Whether a floating-point value computed in LOOP reaches, after it and
+   through at most a few statements, a sqrt, rsqrt or pow: the norm
+   without which a loop summing squares is no candidate (nf_match_sumsq
+   asks the same of a region that could be built).  */
+static bool
+nf_loop_reaches_root (class loop *loop)
+{
+  auto_vec<tree, 16> work;
+  for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
+       gsi_next (&pi))
+    if (SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_phi_result (pi.phi ()))))
+      {
+	work.safe_push (gimple_phi_result (pi.phi ()));
+	tree next = PHI_ARG_DEF_FROM_EDGE (pi.phi (), loop_latch_edge (loop));
+	if (TREE_CODE (next) == SSA_NAME)
+	  work.safe_push (next);
+      }
+  for (unsigned i = 0; i < work.length () && i < 64; i++)
+    {
+      imm_use_iterator it;
+      use_operand_p use;
+      FOR_EACH_IMM_USE_FAST (use, it, work[i])
+	{
+	  gimple *u = USE_STMT (use);
+	  if (is_gimple_debug (u) || flow_bb_inside_loop_p (loop, gimple_bb (u)))
+	    continue;
+	  int nargs;
+	  enum nf_opcode op
+	    = is_gimple_call (u)
+		? nf_lr_math_op (gimple_call_combined_fn (u), &nargs)
+		: NF_OP_COUNT_;
+	  if ((op == NF_OP_SQRT || op == NF_OP_RSQRT || op == NF_OP_POW)
+	      && gimple_bb (u)->loop_father == loop_outer (loop))
+	    return true;
+	  /* Scalars only (in the loop's outer code): not into another
+	     loop's elements, as a quantizer's sqrtf (sigma2 + x[j]^2).  */
+	  tree lhs = gimple_get_lhs (u);
+	  if (lhs && TREE_CODE (lhs) == SSA_NAME && !virtual_operand_p (lhs)
+	      && SCALAR_FLOAT_TYPE_P (TREE_TYPE (lhs)) && i < 48
+	      && gimple_bb (u)->loop_father == loop_outer (loop))
+	    work.safe_push (lhs);
+	}
+    }
+  return false;
 }
 
 /* Whether BB calls a kernel of libneuronfuse (an external nf_*).  */
@@ -951,8 +1058,10 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
   calculate_dominance_info (CDI_DOMINATORS);
   location_t locus
     = LOCATION_LOCUS (find_loop_location (loop).get_location_t ());
+  const struct nf_early_verdict *ev = early ? NULL
+					     : nf_loop_early_verdict (locus);
   if (!early
-      && (nf_opts.mode == NF_MODE_REPORT ? nf_loop_reported_early (locus)
+      && (nf_opts.mode == NF_MODE_REPORT ? ev && ev->fused
 					 : nf_loop_in_fallback (loop)))
     return false;
   unsigned n_consumed = consumed.length ();
@@ -967,21 +1076,30 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
       nf_loop_attempt (loop, false, map, consumed, &kind, &reason, &changed,
 		       &built);
     }
+  bool fused = consumed.length () > n_consumed;
+  /* A loop that could not even be built is no candidate worth a remark
+     unless it sums squares on their way to a root (not a loop that also
+     calls log1p, a sum of products among other work); one that was
+     built has the matcher's reason, or none.  */
+  if (reason && !built && (map || !square || !nf_loop_reaches_root (loop)))
+    reason = NULL;
   if (early)
     {
-      if (consumed.length () > n_consumed)
-	nf_loop_note_early (locus);
-      else if (reason && dump_file && (dump_flags & TDF_DETAILS))
+      /* A reason found on a region that could be built (a matcher's or
+	 the check's) is kept for nf-loop; a builder's is not: the late
+	 instance may know more of that loop (a bound reloaded each
+	 iteration before LIM: "the trip count is not computable").  */
+      if (fused || (reason && built))
+	nf_loop_note_early (locus, fused, kind, reason);
+      if (reason && dump_file && (dump_flags & TDF_DETAILS))
 	fprintf (dump_file, "neuronfuse: left for nf-loop: %s: %s\n",
 		 nf_kind_name (kind), reason);
       return changed;
     }
-  /* A loop that could not even be built, unless it sums squares, is no
-     candidate worth a remark (a loop that also calls log1p, a sum of
-     products among other work); one that was built has the matcher's
-     reason.  */
-  if (reason && !built && (map || !square))
-    reason = NULL;
+  /* Not fused here either: the early instance's reason on its region,
+     where it had one, is the reason.  */
+  if (!fused && ev && !ev->fused && ev->reason)
+    kind = ev->kind, reason = ev->reason;
   if (reason)
     {
       nf_record_missed (find_loop_location (loop), kind, reason);

@@ -57,7 +57,9 @@ int nf_record_region (dump_user_location_t where, nf_region_desc *desc,
 
 /* Record a rejected candidate of KIND at STMT with REASON, and emit the
    `missed:` remark "KIND: not rewritten: REASON"; once per locus, kind
-   and reason (inlined copies of one candidate are one near miss).  */
+   and reason (inlined copies of one candidate are one near miss), at
+   the user's call site when STMT is in a system header, and not at all
+   without a location.  */
 void nf_record_missed (dump_user_location_t where, enum nf_kind kind,
 		       const char *reason);
 

@@ -123,15 +123,39 @@ nf_missed_again (location_t locus, enum nf_kind kind, const char *reason)
   return false;
 }
 
+/* Where a missed candidate at LOC is shown: LOC itself in the user's
+   code; inside a system header (std::inner_product's loop, from
+   <bits/stl_numeric.h>), the user's call it was inlined from (the
+   outermost inlined block's call site outside system headers); else
+   UNKNOWN_LOCATION.  */
+static location_t
+nf_user_location (location_t loc)
+{
+  if (LOCATION_LOCUS (loc) == UNKNOWN_LOCATION || !in_system_header_at (loc))
+    return loc;
+  for (tree b = LOCATION_BLOCK (loc); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    if (inlined_function_outer_scope_p (b)
+	&& LOCATION_LOCUS (BLOCK_SOURCE_LOCATION (b)) != UNKNOWN_LOCATION
+	&& !in_system_header_at (BLOCK_SOURCE_LOCATION (b)))
+      return BLOCK_SOURCE_LOCATION (b);
+  return UNKNOWN_LOCATION;
+}
+
 void
-nf_record_missed (dump_user_location_t where, enum nf_kind kind,
+nf_record_missed (dump_user_location_t at, enum nf_kind kind,
 		  const char *reason)
 {
   const char *name = nf_kind_name (kind);
-  location_t locus = LOCATION_LOCUS (where.get_location_t ());
+  location_t loc = nf_user_location (at.get_location_t ());
+  location_t locus = LOCATION_LOCUS (loc);
 
-  if (locus != UNKNOWN_LOCATION && nf_missed_again (locus, kind, reason))
+  /* A near miss nobody can find (no location: a statement GCC made, a
+     system header's loop never called from user code) is no entry; the
+     details dump still has it.  */
+  if (locus == UNKNOWN_LOCATION || nf_missed_again (locus, kind, reason))
     return;
+  dump_user_location_t where = dump_user_location_t::from_location_t (loc);
 
   if (dump_enabled_p ())
     dump_printf_loc (MSG_MISSED_OPTIMIZATION, where,

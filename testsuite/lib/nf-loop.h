@@ -26,11 +26,17 @@ static unsigned long nf_loop_before __attribute__ ((unused)); /* NF_FUSED */
    nf_loop_calls != nf_loop_before)
 
 /* __wrap_NAME, which the linker calls instead of NAME, and __real_NAME,
-   the kernel.  RETURN: return, or nothing for a void kernel.  */
+   the kernel (C names in C++ too: the loop tests also run as C++).
+   RETURN: return, or nothing for a void kernel.  */
+#ifdef __cplusplus
+#define NF_LOOP_C extern "C"
+#else
+#define NF_LOOP_C
+#endif
 #define NF_LOOP_WRAP(name, ret, params, args, RETURN)                         \
-  ret __real_##name params;                                                   \
-  ret __wrap_##name params;                                                   \
-  ret __wrap_##name params                                                    \
+  NF_LOOP_C ret __real_##name params;                                         \
+  NF_LOOP_C ret __wrap_##name params;                                         \
+  NF_LOOP_C ret __wrap_##name params                                          \
   {                                                                           \
     nf_loop_calls++;                                                          \
     RETURN __real_##name args;                                                \

@@ -1,18 +1,20 @@
-/* Area: nf-scalar, Log1p near misses.
-   Purpose: log (2 + x) and logf (1.5f + x) are untouched and reported.  */
+/* Area: nf-scalar, not Log1p.
+   Purpose: log (2 + x) and logf (1.5f + x) are untouched and, being no
+   near miss of log1p (issue 15: on real code, log (v + eps) made such
+   entries noise), not reported.  */
 /* { dg-do run } */
 #include "nf-test.h"
 
 __attribute__ ((noipa)) double
 f (double x)
 {
-  return log (2 + x); /* { dg-missed "Log1p: not rewritten: the constant added to the argument of log is not 1" } */
+  return log (2 + x);
 }
 
 __attribute__ ((noipa)) float
 g (float x)
 {
-  return logf (1.5f + x); /* { dg-missed "Log1p: not rewritten: the constant added to the argument of log is not 1" } */
+  return logf (1.5f + x);
 }
 
 double (*volatile log_fp) (double) = log;
@@ -29,4 +31,4 @@ main (void)
 }
 
 /* { dg-final { nf-report-regions Log1p 0 } } */
-/* { dg-final { nf-report-missed-count 2 } } */
+/* { dg-final { nf-report-missed-count 0 } } */

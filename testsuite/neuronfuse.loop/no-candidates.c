@@ -1,0 +1,124 @@
+/* Area: nf-loop, no candidates (issue 15).
+   Purpose: what an inference engine runs besides its norms is no near
+   miss of one: a matrix-vector product, a dot product, a residual add,
+   a sum of squares returned as is, a mean squared error, SiLU and its
+   sigmoid's 1 + expf (-x), and a softmax.  Nothing is fused and nothing
+   is reported: one missed line per matmul or activation was noise.  */
+/* { dg-do run } */
+#include "nf-loop.h"
+
+__attribute__ ((noipa)) void
+matmul (float *xout, const float *x, const float *w, int n, int d)
+{
+  for (int i = 0; i < d; i++)
+    {
+      float val = 0.0f;
+      for (int j = 0; j < n; j++) val += w[i * n + j] * x[j];
+      xout[i] = val;
+    }
+}
+
+__attribute__ ((noipa)) float
+dot (const float *a, const float *b, int n)
+{
+  float s = 0;
+  for (int i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
+__attribute__ ((noipa)) void
+residual (float *x, const float *r, int n)
+{
+  for (int i = 0; i < n; i++) x[i] += r[i];
+}
+
+__attribute__ ((noipa)) float
+sumsq (const float *a, int n)
+{
+  float s = 0;
+  for (int i = 0; i < n; i++) s += a[i] * a[i];
+  return s;
+}
+
+__attribute__ ((noipa)) float
+mse (const float *a, const float *b, int n)
+{
+  float s = 0;
+  for (int i = 0; i < n; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
+  return s / n;
+}
+
+__attribute__ ((noipa)) void
+silu (float *hb, int n)
+{
+  for (int i = 0; i < n; i++)
+    {
+      float v = hb[i];
+      hb[i] = v * (1.0f / (1.0f + expf (-v)));
+    }
+}
+
+__attribute__ ((noipa)) float
+sigmoid (float x)
+{
+  return 1.0f / (1.0f + expf (-x));
+}
+
+__attribute__ ((noipa)) void
+softmax (float *x, int n)
+{
+  float max = x[0];
+  for (int i = 1; i < n; i++) if (x[i] > max) max = x[i];
+  float sum = 0.0f;
+  for (int i = 0; i < n; i++) { x[i] = expf (x[i] - max); sum += x[i]; }
+  for (int i = 0; i < n; i++) x[i] /= sum;
+}
+
+#define N 64
+static float w[N * N], x[N], y[N], h[N];
+
+/* The checks in main compute references with loops of their own: not
+   optimized, so the plugin leaves them alone.  */
+#pragma GCC optimize ("O0")
+
+int
+main (void)
+{
+  NF_LOOP_FILL (float, w, N * N, 1, 0);
+  NF_LOOP_FILL (float, x, N, 2, 0);
+  NF_LOOP_FILL (float, h, N, 3, 0);
+  matmul (y, x, w, N, N);
+  for (int i = 0; i < N; i++)
+    {
+      long double v = 0;
+      for (int j = 0; j < N; j++)
+	v += (long double) w[i * N + j] * x[j];
+      nf_loop_near ("matmul", i, y[i], v, 1e-4L, 4);
+    }
+  long double d = 0, s = 0, e = 0;
+  for (int i = 0; i < N; i++)
+    {
+      d += (long double) x[i] * h[i];
+      s += (long double) x[i] * x[i];
+      e += ((long double) x[i] - h[i]) * ((long double) x[i] - h[i]);
+    }
+  nf_loop_near ("dot", 0, dot (x, h, N), d, 1e-4L, 16);
+  nf_loop_near ("sumsq", 0, sumsq (x, N), s, 1e-5L, s);
+  nf_loop_near ("mse", 0, mse (x, h, N), e / N, 1e-5L, e / N);
+  residual (y, x, N);
+  silu (h, N);
+  for (int i = 0; i < N; i++)
+    CHECK (fabsf (h[i]) < 8 && !isnan (h[i]));
+  CHECK (fabsf (sigmoid (0.0f) - 0.5f) < 1e-6f);
+  softmax (x, N);
+  float total = 0;
+  for (int i = 0; i < N; i++)
+    total += x[i];
+  CHECK (fabsf (total - 1) < 1e-4f);
+  CHECK (nf_loop_calls == 0);
+  NF_DONE ();
+}
+
+/* { dg-final { nf-report-regions RMSNorm 0 } } */
+/* { dg-final { nf-report-regions MulRedSqrt 0 } } */
+/* { dg-final { nf-report-missed-count 0 } } */
