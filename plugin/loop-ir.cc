@@ -320,6 +320,25 @@ nf_lr_copy_p (const struct nf_lregion *g, gimple *stmt)
   return false;
 }
 
+static bool nf_lr_pointer_address (const struct nf_lregion *g, int k,
+				   tree ptr, gimple *stmt, tree *base,
+				   tree *offset);
+
+bool
+nf_lr_copy_covered (const struct nf_lregion *g, gimple *copy, nf_value param)
+{
+  const struct nf_lr_array *a = nf_lr_array_of (g, param);
+  tree b, o;
+  for (int i = 0; a && i < g->n_copies; i++)
+    if (g->copies[i] == copy)
+      /* Analysed in the loop that reads the copy, as it was found.  */
+      return nf_lr_pointer_address (g, g->copy_loop[i],
+				    gimple_call_arg (copy, 0), copy, &b, &o)
+	     && operand_equal_p (a->base, b, 0)
+	     && operand_equal_p (a->offset, o, 0);
+  return false;
+}
+
 /* Add LOOP to G's loops (step 1).  Returns its index, or -1 with
    G->fail set.  */
 static int
@@ -649,6 +668,29 @@ nf_lr_array_at (struct nf_lregion *g, int k, tree base, tree offset,
   return a->param;
 }
 
+/* The base and byte offset, in *BASE and *OFFSET, that an access of
+   loop K through the pointer PTR (defined before the loop, used by
+   STMT) has: the decomposition dr_analyze_innermost gives the loop's own
+   accesses, so that memcpy (y, x, ...) and a loop's y[i] and x[i] name
+   their arrays alike (y = dst->data + row * nb1 is one base and an
+   offset, not the pointer).  False when it cannot be analysed.  */
+static bool
+nf_lr_pointer_address (const struct nf_lregion *g, int k, tree ptr,
+		       gimple *stmt, tree *base, tree *offset)
+{
+  if (!POINTER_TYPE_P (TREE_TYPE (ptr)))
+    return false;
+  tree ref = build2 (MEM_REF, char_type_node, ptr,
+		     build_int_cst (TREE_TYPE (ptr), 0));
+  innermost_loop_behavior drb;
+  if (!dr_analyze_innermost (&drb, ref, g->loops[k].loop, stmt))
+    return false;
+  *base = drb.base_address;
+  *offset = size_binop (PLUS_EXPR, fold_convert (sizetype, drb.offset),
+			fold_convert (sizetype, drb.init));
+  return true;
+}
+
 /* The memcpy in the scalar code before loop K that last wrote the
    memory at BASE + OFFSET (its destination), or NULL.  Looks back from
    the loop's preheader through the blocks dominating it, up to the
@@ -657,8 +699,6 @@ nf_lr_array_at (struct nf_lregion *g, int k, tree base, tree offset,
 static gcall *
 nf_lr_copy_into (const struct nf_lregion *g, int k, tree base, tree offset)
 {
-  if (!integer_zerop (offset))
-    return NULL;
   for (basic_block bb = loop_preheader_edge (g->loops[k].loop)->src;
        bb && dominated_by_p (CDI_DOMINATORS, bb, g->start_bb);
        bb = get_immediate_dominator (CDI_DOMINATORS, bb))
@@ -673,9 +713,14 @@ nf_lr_copy_into (const struct nf_lregion *g, int k, tree base, tree offset)
 	  if (!gimple_vdef (s))
 	    continue;
 	  if (gimple_call_builtin_p (s, BUILT_IN_MEMCPY))
-	    return operand_equal_p (gimple_call_arg (s, 0), base, 0)
-		     ? as_a<gcall *> (s)
-		     : NULL;
+	    {
+	      tree b, o;
+	      bool same = nf_lr_pointer_address (g, k, gimple_call_arg (s, 0),
+						 s, &b, &o)
+			  && operand_equal_p (b, base, 0)
+			  && operand_equal_p (o, offset, 0);
+	      return same ? as_a<gcall *> (s) : NULL;
+	    }
 	  if (!is_gimple_call (s)
 	      || nf_lr_math_op (gimple_call_combined_fn (s), &nargs)
 		   == NF_OP_COUNT_)
@@ -700,16 +745,18 @@ nf_lr_copied_from (struct nf_lregion *g, int k, tree base, tree offset,
   gcall *copy = nf_lr_copy_into (g, k, base, offset);
   if (!copy || g->n_copies == NF_LR_MAX_COPIES)
     return NF_NO_VALUE;
-  tree src = gimple_call_arg (copy, 1);
-  if (TREE_CODE (src) != SSA_NAME && TREE_CODE (src) != ADDR_EXPR)
+  tree src, src_offset;
+  if (!nf_lr_pointer_address (g, k, gimple_call_arg (copy, 1), copy, &src,
+			      &src_offset))
     return NF_NO_VALUE;
   tree bytes = size_binop (MULT_EXPR, fold_convert (sizetype,
 						     g->loops[k].count),
 			   fold_convert (sizetype, TYPE_SIZE_UNIT (type)));
   if (!nf_lr_assume (g, gimple_call_arg (copy, 2), bytes))
     return NF_NO_VALUE;
+  g->copy_loop[g->n_copies] = k;
   g->copies[g->n_copies++] = copy;
-  return nf_lr_array_at (g, k, src, size_zero_node, type);
+  return nf_lr_array_at (g, k, src, src_offset, type);
 }
 
 /* The LOAD of STMT, a load in loop K.  */

@@ -91,6 +91,7 @@ struct nf_lregion
      its source, see nf_lr_load): covered by the fused call when it
      writes the whole destination.  */
   gcall *copies[NF_LR_MAX_COPIES];
+  int copy_loop[NF_LR_MAX_COPIES]; /* The loop reading each.  */
   int n_copies;
   bool guarded;	      /* Start at the first loop's guard.  */
   const char *fail; /* Why something could not be built.  */
@@ -150,5 +151,10 @@ tree nf_lr_assumptions (const struct nf_lregion *g);
 
 /* Whether STMT is a copy G looked through (G->copies).  */
 bool nf_lr_copy_p (const struct nf_lregion *g, gimple *stmt);
+
+/* Whether the copy COPY (one of G->copies) writes the array PARAM from
+   its first element: then a call that writes all of PARAM covers it.  */
+bool nf_lr_copy_covered (const struct nf_lregion *g, gimple *copy,
+			 nf_value param);
 
 #endif /* NF_LOOP_IR_H */

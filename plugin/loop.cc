@@ -84,6 +84,14 @@ struct nf_loop_call
   auto_vec<tree> outs; /* SSA names used after the region.  */
 };
 
+/* Whether T is the floating constant 2.  */
+static bool
+nf_real_two_p (tree t)
+{
+  return TREE_CODE (t) == REAL_CST && real_equal (TREE_REAL_CST_PTR (t),
+						  &dconst2);
+}
+
 /* Whether T is a product x * y or pow (x, 2), through conversions and
    copies; *SQUARE says whether it is x * x (the same value twice).  */
 static bool
@@ -100,9 +108,12 @@ nf_loop_product_p (tree t, bool *square)
 	}
       if (gcall *c = nf_as_call (d))
 	{
+	  /* pow (x, 2); not a p-norm's pow (|x|, p).  */
 	  combined_fn fn = gimple_call_combined_fn (c);
-	  bool pow = fn == CFN_BUILT_IN_POWF || fn == CFN_BUILT_IN_POW
-		     || fn == CFN_BUILT_IN_POWL || fn == CFN_POW;
+	  bool pow = (fn == CFN_BUILT_IN_POWF || fn == CFN_BUILT_IN_POW
+		      || fn == CFN_BUILT_IN_POWL || fn == CFN_POW)
+		     && gimple_call_num_args (c) == 2
+		     && nf_real_two_p (gimple_call_arg (c, 1));
 	  *square |= pow;
 	  return pow;
 	}
@@ -324,12 +335,7 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
       /* A copy the builder looked through (memcpy (y, x, n) before y
 	 is scaled in place): the call writes all of y again.  */
       if (nf_lr_copy_p (g, s) && c->store != NF_NO_VALUE)
-	{
-	  const struct nf_lr_array *ya
-	    = nf_lr_array_of (g, nf_access_base (g->r, c->store));
-	  member = ya && integer_zerop (ya->offset)
-		   && operand_equal_p (ya->base, gimple_call_arg (s, 0), 0);
-	}
+	member = nf_lr_copy_covered (g, s, nf_access_base (g->r, c->store));
       /* A math call whose result is unused (cdce keeps one for errno on
 	 the path that skips the loops): its only effect is errno.  */
       int nargs;
