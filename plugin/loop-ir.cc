@@ -40,6 +40,20 @@
    (cond ? niter + 1 : 0), so that path is what the fused call computes
    too.
 
+   Both instances of the pass use it: nf-loop in loop-closed SSA, where
+   a reduction leaves its loop through an exit PHI; nf-early-loop without
+   (nf_lr_leaving), where the final value's name is also the running
+   value inside the loop (G->finals: a use after the loop reads the
+   REDUCE, a use inside is the loop's own).
+
+   Assumptions the guard tests at run time (G->assume): two loops whose
+   counts differ only by a conversion of one variable, as ggml's
+   int64_t sum loop and its (int) n scale loop, are one dimension if the
+   counts are equal; and a load in a loop from memory that a memcpy
+   before it filled (memcpy (y, x, n * 4), then y[i] *= scale) reads the
+   copy's source, if the copy's bytes are the loop's elements (the copy
+   is then written over by the fused call, which loop.cc checks).
+
    Limitations: loops of exactly two blocks (the work and an empty latch,
    or a header that only tests the exit and the work in the latch); at
    most two loops; no outer loop in the region (rows are one call per
