@@ -157,4 +157,24 @@ bool nf_lr_copy_p (const struct nf_lregion *g, gimple *stmt);
 bool nf_lr_copy_covered (const struct nf_lregion *g, gimple *copy,
 			 nf_value param);
 
+/* --- The builder's own, shared by loop-ir.cc and loop-extent.cc.  --- */
+
+/* Record the first failure REASON of G; returns NF_NO_VALUE.  */
+nf_value nf_lr_fail (struct nf_lregion *g, const char *reason);
+
+/* Whether STMT comes before G's start.  */
+bool nf_lr_before_start (const struct nf_lregion *g, gimple *stmt);
+
+/* Whether BB has no statement but labels, debug binds and its jump.  */
+bool nf_lr_empty_bb (basic_block bb);
+
+/* Whether the load STMT in G's scalar code reads what it would read at
+   the region's entry.  */
+bool nf_lr_hoistable_load (const struct nf_lregion *g, gimple *stmt);
+
+/* The base and byte offset an access of loop K of G through the pointer
+   PTR (used by STMT) has, as dr_analyze_innermost gives them.  */
+bool nf_lr_pointer_address (const struct nf_lregion *g, int k, tree ptr,
+			    gimple *stmt, tree *base, tree *offset);
+
 #endif /* NF_LOOP_IR_H */

@@ -1,29 +1,8 @@
-/* loop.cc: nf-early-loop and nf-loop, the two instances of the pass that
-   outlines RMSNorm, L2-norm and elementwise expm1/log1p loops into calls
-   to libneuronfuse.
+/* loop.cc: one loop region of the loop pass (loop-pass.cc drives its
+   two instances, nf-early-loop and nf-loop): match it, check that one
+   call to libneuronfuse can stand for it, rewrite it, record it.
 
-   nf-early-loop runs on each function at the end of the early local
-   optimizations, before IPA: the function as its source wrote it, after
-   ccp, forwprop, FRE, early VRP and DCE, before inlining copies it into
-   its callers and before loop header copying, jump threading, PRE,
-   cdce and loop unswitching rewrite the code around its loops.  An
-   inference engine's rmsnorm is so fused once, in its own body, and
-   every copy inlined into the forward pass is a call: matched after
-   those passes, the copies had become shapes that no longer looked like
-   the idiom (guards merged with the neighbouring residual loop's by jump
-   threading, PRE's PHI <(float) n, (float) n>, cdce's errno paths
-   leaving the region).  nf-loop runs after "ldist", inside the loop
-   pipeline (loops have preheaders and recorded exits, SSA is
-   loop-closed, SCEV is initialised; also at -O1 and -Os: the insertion
-   is positional, ldist's own gate does not apply), on what only
-   inlining shows (an idiom split over an inline helper), and reports
-   why the loops neither instance fused were not; it leaves alone the
-   fallback loops of the early regions, wherever they were inlined
-   (nf_loop_in_fallback).  The early instance reports no missed entry:
-   a loop it cannot fuse is tried again by nf-loop, whose reason is the
-   final one.  Functions always inlined (always_inline) are left to
-   nf-loop, which sees each copy with its arguments.  For the llama2.c
-   rmsnorm (shown after "ldist"):
+   For the llama2.c rmsnorm (shown after "ldist"):
 
      if (size > 0)                            if (size > 0)   <- overlap test
        for (j ...) ss += x[j] * x[j];    =>     nf_rmsnorm_f32 (o, x, weight,
@@ -33,19 +12,22 @@
 
    Steps: 1. for each innermost loop with a floating-point sum of
    products, build the region IR (loop-ir.cc); 2. run the lower/ matchers
-   on its REDUCE (MulRedSqrt first, then RMSNorm); for a loop storing
-   expm1 (x[i]) or log1p (x[i]) (what the scalar rewrites leave), build
-   the loop and match its store (nf_match_map); 3. cut the region after
-   the matched ops and check that the fused call can stand for all of it:
-   every store and side effect of the region is the idiom's, every value
-   used after it is the idiom's result, its inputs can be computed before
-   it, and its output does not provably overlap an input; 4. rewrite:
-   a test block on the region's entry edge computes the inputs and the
-   run-time overlap test (y == x exactly is allowed), its true edge goes
-   to a block with the call and then to the region's exit, its false edge
-   to the untouched original; live-out scalars meet in PHIs at the exit;
-   5. report: one `optimized:` remark at the first loop, `missed:` with
-   the reason otherwise (nf-loop only), the JSON report and the HLO dumps.
+   on its REDUCE (MulRedSqrt first, then RMSNorm; each sum of the loop in
+   turn); for a loop storing expm1 (x[i]) or log1p (x[i]) (what the
+   scalar rewrites leave), build the loop and match its store
+   (nf_match_map); 3. cut the region after the matched ops and check
+   that the fused call can stand for all of it: every store and side
+   effect of the region is the idiom's (a memcpy the builder looked
+   through is written over by the call), every value used after it is
+   the idiom's result, its inputs can be computed before it, and its
+   output does not provably overlap an input; 4. rewrite: a test block
+   on the region's entry edge computes the inputs and the run-time test
+   (no overlap but y == x exactly, and what the builder assumed), its
+   true edge goes to a block with the call and then to the region's
+   exit, its false edge to the untouched original; live-out scalars meet
+   in PHIs at the exit; 5. report: one `optimized:` remark at the first
+   loop, the JSON report and the HLO dumps (the missed reasons are
+   loop-pass.cc's).
 
    A region whose guard's path around the loops leaves elsewhere (jump
    threading sends it straight to the function's end) is tried again
@@ -55,10 +37,7 @@
    row (the region is the body of the row loop); no f16 or long double
    L2 norm and no long double RMSNorm kernel (missed, with that reason);
    elementwise loops only where signed zeros do not matter (the scalar
-   rewrite's + 0.0 keeps +0 for x = -0, the kernels give -0).  In
-   mode=report the late instance knows the early one's loops by their
-   locus only, so of two inlined copies of one loop, one reported early
-   and one not, the second is not reported again.
+   rewrite's + 0.0 keeps +0 for x = -0, the kernels give -0).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -67,7 +46,7 @@
 #include "match.h"
 #include "nf-plugin.h"
 #include "loop-ir.h"
-#include "gcc-pass.h"
+#include "loop.h"
 
 /* The fused call a match becomes.  */
 struct nf_loop_call
@@ -83,103 +62,6 @@ struct nf_loop_call
   nf_value store;      /* The STORE of the idiom's result, or none.  */
   auto_vec<tree> outs; /* SSA names used after the region.  */
 };
-
-/* Whether T is the floating constant 2.  */
-static bool
-nf_real_two_p (tree t)
-{
-  return TREE_CODE (t) == REAL_CST && real_equal (TREE_REAL_CST_PTR (t),
-						  &dconst2);
-}
-
-/* Whether T is a product x * y or pow (x, 2), through conversions and
-   copies; *SQUARE says whether it is x * x (the same value twice).  */
-static bool
-nf_loop_product_p (tree t, bool *square)
-{
-  for (int i = 0; i < 4 && TREE_CODE (t) == SSA_NAME; i++)
-    {
-      gimple *d = SSA_NAME_DEF_STMT (t);
-      if (is_gimple_assign (d) && gimple_assign_rhs_code (d) == MULT_EXPR)
-	{
-	  *square |= operand_equal_p (gimple_assign_rhs1 (d),
-				      gimple_assign_rhs2 (d), 0);
-	  return true;
-	}
-      if (gcall *c = nf_as_call (d))
-	{
-	  /* pow (x, 2); not a p-norm's pow (|x|, p).  */
-	  combined_fn fn = gimple_call_combined_fn (c);
-	  bool pow = (fn == CFN_BUILT_IN_POWF || fn == CFN_BUILT_IN_POW
-		      || fn == CFN_BUILT_IN_POWL || fn == CFN_POW)
-		     && gimple_call_num_args (c) == 2
-		     && nf_real_two_p (gimple_call_arg (c, 1));
-	  *square |= pow;
-	  return pow;
-	}
-      if (!is_gimple_assign (d)
-	  || !(CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
-	       || gimple_assign_ssa_name_copy_p (d)))
-	return false;
-      t = gimple_assign_rhs1 (d);
-    }
-  return false;
-}
-
-/* Whether LOOP has a floating-point sum of products: the loops worth a
-   remark when they are not fused; *SQUARE whether it sums squares.  */
-static bool
-nf_loop_candidate (class loop *loop, bool *square)
-{
-  *square = false;
-  edge latch = loop_latch_edge (loop);
-  for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
-       gsi_next (&pi))
-    {
-      tree res = gimple_phi_result (pi.phi ());
-      tree next = PHI_ARG_DEF_FROM_EDGE (pi.phi (), latch);
-      if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (res))
-	  || TREE_CODE (next) != SSA_NAME)
-	continue;
-      gimple *upd = SSA_NAME_DEF_STMT (next);
-      /* A _Float16 accumulator: acc = (_Float16) ((float) acc + x * x).  */
-      if (is_gimple_assign (upd)
-	  && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (upd))
-	  && TREE_CODE (gimple_assign_rhs1 (upd)) == SSA_NAME)
-	upd = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (upd));
-      if (is_gimple_assign (upd) && gimple_assign_rhs_code (upd) == PLUS_EXPR
-	  && (nf_loop_product_p (gimple_assign_rhs1 (upd), square)
-	      || nf_loop_product_p (gimple_assign_rhs2 (upd), square)))
-	return true;
-    }
-  return false;
-}
-
-/* Whether LOOP calls expm1 or log1p (as the Expm1 and Log1p rewrites
-   leave y[i] = exp (x[i]) - 1) and stores: an elementwise loop for the
-   array kernels.  */
-static bool
-nf_loop_map_candidate (class loop *loop)
-{
-  bool call = false, store = false;
-  basic_block *bbs = get_loop_body (loop);
-  for (unsigned i = 0; i < loop->num_nodes; i++)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]); !gsi_end_p (gsi);
-	 gsi_next (&gsi))
-      {
-	gimple *s = gsi_stmt (gsi);
-	int nargs;
-	enum nf_opcode op
-	  = is_gimple_call (s)
-	      ? nf_lr_math_op (gimple_call_combined_fn (s), &nargs)
-	      : NF_OP_COUNT_;
-	call |= (op == NF_OP_EXPM1 && (nf_opts.kinds & NF_KIND_EXPM1))
-		|| (op == NF_OP_LOG1P && (nf_opts.kinds & NF_KIND_LOG1P));
-	store |= gimple_store_p (s);
-      }
-  free (bbs);
-  return call && store;
-}
 
 /* Step 2.  Match ANCHOR as MulRedSqrt, else RMSNorm, among the enabled
    kinds.  On failure, *KIND and *REASON say what to report (*REASON NULL:
@@ -813,7 +695,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
    region recorded, or a reason in *REASON and *KIND); sets *CHANGED when
    it rewrote the function.  CONSUMED collects the loops of fused
    regions.  */
-static bool
+bool
 nf_loop_attempt (class loop *loop, bool guarded, bool map,
 		 auto_vec<class loop *> &consumed, enum nf_kind *kind,
 		 const char **reason, bool *changed, bool *built)
@@ -898,282 +780,3 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
   return done;
 }
 
-/* What nf-early-loop decided for each loop locus of this unit
-   (LOCATION_LOCUS: an inlined copy's location has its block attached,
-   its locus is the original's): fused, or missed with a reason.  nf-loop
-   consults it: in mode=report, which changes nothing, it cannot tell an
-   early region by a call and skips its loci; and where it fuses no more
-   than the early instance did, the early reason is the one reported,
-   found on the code as written rather than on what jump threading and
-   PRE made of it.  */
-struct nf_early_verdict
-{
-  location_t locus;
-  bool fused;
-  enum nf_kind kind;
-  const char *reason;
-};
-static struct nf_early_verdict *nf_early;
-static unsigned nf_n_early, nf_cap_early;
-
-/* The early verdict on the loop at LOCUS, or NULL.  */
-static const struct nf_early_verdict *
-nf_loop_early_verdict (location_t locus)
-{
-  for (unsigned i = 0; locus != UNKNOWN_LOCATION && i < nf_n_early; i++)
-    if (nf_early[i].locus == locus)
-      return &nf_early[i];
-  return NULL;
-}
-
-/* Record the early verdict on the loop at LOCUS: FUSED, or missed as
-   KIND for REASON.  A fusion overrides a miss (another copy, inlined
-   into a caller with other arguments).  */
-static void
-nf_loop_note_early (location_t locus, bool fused, enum nf_kind kind,
-		    const char *reason)
-{
-  if (locus == UNKNOWN_LOCATION)
-    return;
-  struct nf_early_verdict *v
-    = (struct nf_early_verdict *) nf_loop_early_verdict (locus);
-  if (!v)
-    {
-      if (nf_n_early == nf_cap_early)
-	{
-	  nf_cap_early = nf_cap_early ? 2 * nf_cap_early : 16;
-	  nf_early = XRESIZEVEC (struct nf_early_verdict, nf_early,
-				 nf_cap_early);
-	}
-      v = &nf_early[nf_n_early++];
-      v->locus = locus;
-      v->fused = false;
-      v->reason = NULL;
-    }
-  if (fused || !v->fused)
-    {
-      v->fused |= fused;
-      v->kind = kind;
-      v->reason = fused ? NULL : reason;
-    }
-}
-
-/* Whether a floating-point value computed in LOOP reaches, after it and
-   through at most a few statements, a sqrt, rsqrt or pow: the norm
-   without which a loop summing squares is no candidate (nf_match_sumsq
-   asks the same of a region that could be built).  */
-static bool
-nf_loop_reaches_root (class loop *loop)
-{
-  auto_vec<tree, 16> work;
-  for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
-       gsi_next (&pi))
-    if (SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_phi_result (pi.phi ()))))
-      {
-	work.safe_push (gimple_phi_result (pi.phi ()));
-	tree next = PHI_ARG_DEF_FROM_EDGE (pi.phi (), loop_latch_edge (loop));
-	if (TREE_CODE (next) == SSA_NAME)
-	  work.safe_push (next);
-      }
-  for (unsigned i = 0; i < work.length () && i < 64; i++)
-    {
-      imm_use_iterator it;
-      use_operand_p use;
-      FOR_EACH_IMM_USE_FAST (use, it, work[i])
-	{
-	  gimple *u = USE_STMT (use);
-	  if (is_gimple_debug (u) || flow_bb_inside_loop_p (loop, gimple_bb (u)))
-	    continue;
-	  int nargs;
-	  enum nf_opcode op
-	    = is_gimple_call (u)
-		? nf_lr_math_op (gimple_call_combined_fn (u), &nargs)
-		: NF_OP_COUNT_;
-	  if ((op == NF_OP_SQRT || op == NF_OP_RSQRT || op == NF_OP_POW)
-	      && gimple_bb (u)->loop_father == loop_outer (loop))
-	    return true;
-	  /* Scalars only (in the loop's outer code): not into another
-	     loop's elements, as a quantizer's sqrtf (sigma2 + x[j]^2).  */
-	  tree lhs = gimple_get_lhs (u);
-	  if (lhs && TREE_CODE (lhs) == SSA_NAME && !virtual_operand_p (lhs)
-	      && SCALAR_FLOAT_TYPE_P (TREE_TYPE (lhs)) && i < 48
-	      && gimple_bb (u)->loop_father == loop_outer (loop))
-	    work.safe_push (lhs);
-	}
-    }
-  return false;
-}
-
-/* Whether BB calls a kernel of libneuronfuse (an external nf_*).  */
-static bool
-nf_loop_bb_calls_kernel (basic_block bb)
-{
-  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-       gsi_next (&gsi))
-    {
-      tree fn = is_gimple_call (gsi_stmt (gsi))
-		  ? gimple_call_fndecl (gsi_stmt (gsi))
-		  : NULL_TREE;
-      if (fn && DECL_EXTERNAL (fn) && DECL_NAME (fn)
-	  && strncmp (IDENTIFIER_POINTER (DECL_NAME (fn)), "nf_", 3) == 0)
-	return true;
-    }
-  return false;
-}
-
-/* Whether LOOP is (a copy of) the fallback of a region fused before, by
-   nf-early-loop in this function or in one inlined into it: a block
-   dominating its header ends in a condition whose other way calls a
-   kernel.  nf-loop leaves such loops alone; where GCC folded the
-   overlap test to false (constant arguments that overlap), the call is
-   gone and the loop is a candidate again, to be reported.  */
-static bool
-nf_loop_in_fallback (class loop *loop)
-{
-  for (basic_block bb = get_immediate_dominator (CDI_DOMINATORS, loop->header);
-       bb && bb != ENTRY_BLOCK_PTR_FOR_FN (cfun);
-       bb = get_immediate_dominator (CDI_DOMINATORS, bb))
-    {
-      if (!safe_dyn_cast<gcond *> (last_stmt (bb)))
-	continue;
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, bb->succs)
-	if (!dominated_by_p (CDI_DOMINATORS, loop->header, e->dest)
-	    && nf_loop_bb_calls_kernel (e->dest))
-	  return true;
-    }
-  return false;
-}
-
-/* The loop LOOP: attempt it from its guard, then from its header.  In
-   the EARLY pass a loop that is not fused is left for nf-loop, which
-   sees it again after inlining and reports why not.  Returns true if it
-   rewrote the function.  */
-static bool
-nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
-{
-  bool map = false, square = false;
-  if ((nf_opts.kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT))
-      && nf_loop_candidate (loop, &square))
-    map = false;
-  else if (nf_loop_map_candidate (loop))
-    map = true;
-  else
-    return false;
-  calculate_dominance_info (CDI_DOMINATORS);
-  location_t locus
-    = LOCATION_LOCUS (find_loop_location (loop).get_location_t ());
-  const struct nf_early_verdict *ev = early ? NULL
-					     : nf_loop_early_verdict (locus);
-  if (!early
-      && (nf_opts.mode == NF_MODE_REPORT ? ev && ev->fused
-					 : nf_loop_in_fallback (loop)))
-    return false;
-  unsigned n_consumed = consumed.length ();
-  enum nf_kind kind = NF_KIND_MULREDSQRT;
-  const char *reason = NULL;
-  bool changed = false;
-  bool built = false;
-  if (!nf_loop_attempt (loop, true, map, consumed, &kind, &reason, &changed,
-			&built))
-    {
-      reason = NULL;
-      nf_loop_attempt (loop, false, map, consumed, &kind, &reason, &changed,
-		       &built);
-    }
-  bool fused = consumed.length () > n_consumed;
-  /* A loop that could not even be built is no candidate worth a remark
-     unless it sums squares on their way to a root (not a loop that also
-     calls log1p, a sum of products among other work); one that was
-     built has the matcher's reason, or none.  */
-  if (reason && !built && (map || !square || !nf_loop_reaches_root (loop)))
-    reason = NULL;
-  if (early)
-    {
-      /* A reason found on a region that could be built (a matcher's or
-	 the check's) is kept for nf-loop; a builder's is not: the late
-	 instance may know more of that loop (a bound reloaded each
-	 iteration before LIM: "the trip count is not computable").  */
-      if (fused || (reason && built))
-	nf_loop_note_early (locus, fused, kind, reason);
-      if (reason && dump_file && (dump_flags & TDF_DETAILS))
-	fprintf (dump_file, "neuronfuse: left for nf-loop: %s: %s\n",
-		 nf_kind_name (kind), reason);
-      return changed;
-    }
-  /* Not fused here either: the early instance's reason on its region,
-     where it had one, is the reason.  */
-  if (!fused && ev && !ev->fused && ev->reason)
-    kind = ev->kind, reason = ev->reason;
-  if (reason)
-    {
-      nf_record_missed (find_loop_location (loop), kind, reason);
-      if (dump_file && (dump_flags & TDF_DETAILS))
-	fprintf (dump_file, "neuronfuse: missed %s: %s\n", nf_kind_name (kind),
-		 reason);
-    }
-  return changed;
-}
-
-/* Try every innermost loop of FUN once; EARLY for nf-early-loop.
-   Returns the pass's TODO flags.  */
-static unsigned int
-nf_loop_run (function *fun, bool early)
-{
-  auto_vec<class loop *> consumed;
-  auto_vec<class loop *> todo;
-  bool changed = false;
-
-  for (auto loop : loops_list (fun, LI_ONLY_INNERMOST))
-    todo.safe_push (loop);
-  for (class loop *loop : todo)
-    if (!consumed.contains (loop))
-      changed |= nf_loop_try (loop, consumed, early);
-  return changed ? TODO_cleanup_cfg | TODO_rebuild_cgraph_edges : 0;
-}
-
-static bool
-nf_loop_gate (function *)
-{
-  return optimize && !optimize_debug && nf_opts.kinds != 0;
-}
-
-static unsigned int
-nf_loop_execute (function *fun)
-{
-  return nf_loop_run (fun, false);
-}
-
-/* Not in a function that is always inlined: its copies get constant
-   arguments, and after inlining an overlap proven at compile time is a
-   missed entry at the copy (a partial overlap) rather than a region
-   whose call never runs.  */
-static bool
-nf_loop_early_gate (function *fun)
-{
-  return nf_loop_gate (fun) && number_of_loops (fun) > 1
-	 && !lookup_attribute ("always_inline", DECL_ATTRIBUTES (fun->decl));
-}
-
-/* nf-early-loop: the same on each function before IPA, as its source
-   wrote it.  See the file's header for why.  The early pipeline keeps
-   loops but not their normal form: set it up (preheaders, simple
-   latches, recorded exits, SCEV) as GCC's loop passes there do, and
-   take it down again.  Not loop-closed SSA: rewriting into it and back
-   renumbers SSA names, which changes GCC's canonical operand order and
-   so the code of a function mode=report must leave alone (loop-ir.cc's
-   nf_lr_leaving finds the values leaving a loop without it).  */
-static unsigned int
-nf_loop_early_execute (function *fun)
-{
-  loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
-  scev_initialize ();
-  unsigned int todo = nf_loop_run (fun, true);
-  scev_finalize ();
-  loop_optimizer_finalize ();
-  return todo;
-}
-
-NF_GIMPLE_PASS (nf_loop, "nf-loop", 0)
-NF_GIMPLE_PASS (nf_loop_early, "nf-early-loop", 0)
