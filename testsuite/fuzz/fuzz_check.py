@@ -7,7 +7,9 @@ Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.
 """
 
 import json
+import os
 import re
+from collections import Counter
 from fractions import Fraction
 
 from fuzz_common import TYPES
@@ -68,19 +70,90 @@ def parse_run(out):
     return vals, refs
 
 
-def report_kinds(path):
-    with open(path) as f:
-        rep = json.load(f)
-    kinds = {}
-    for g in rep.get('regions', []):
-        kinds.setdefault(g.get('function'), set()).add(g.get('kind'))
-    return kinds
+class Report:
+    """A JSON report: REGIONS, a Counter of (function, kind), and MISSED,
+    for each function the list of (kind, line, reason).  GCC's clones
+    (f.part.0, f.constprop.1, f.isra.0) count as F."""
+
+    def __init__(self, path):
+        with open(path) as f:
+            rep = json.load(f)
+        self.regions = Counter()
+        self.missed = {}
+        for g in rep.get('regions', []):
+            self.regions[(base_name(g.get('function')), g.get('kind'))] += 1
+        for g in rep.get('missed', []):
+            self.missed.setdefault(base_name(g.get('function')), []).append(
+                (g.get('kind'), (g.get('location') or {}).get('line'),
+                 g.get('reason')))
+
+    def kinds(self, fn):
+        """The set of kinds of FN's regions."""
+        return {k for (f, k) in self.regions if f == fn}
+
+    def missed_text(self, fns, skip=()):
+        """The missed candidates of the functions FNS, as text, but for
+        those at the lines SKIP."""
+        ms = Counter(f'{k} line {ln}: {why}' for fn in fns
+                     for k, ln, why in self.missed.get(fn, [])
+                     if ln not in skip)
+        text = '; '.join(m + (f' (x{c})' if c > 1 else '')
+                         for m, c in sorted(ms.items()))
+        return f' (missed: {text})' if ms else ''
+
+
+def base_name(fn):
+    return re.sub(r'(\.(part|constprop|isra|cold)\.\d+)+$', '', fn or '')
+
+
+class CallGraph:
+    """GCC's -fcallgraph-info file (VCG) of a unit as compiled: DEFINED,
+    the functions whose bodies were emitted, and SITES, a Counter of
+    (caller, callee) of the distinct call sites left (those not
+    inlined).  Clones count as their function."""
+
+    def __init__(self, path):
+        self.defined = set()
+        self.sites = Counter()
+        if not os.path.exists(path):
+            return
+        seen = set()
+        with open(path) as f:
+            for line in f:
+                m = re.match(r'node: \{ title: "([^"]*)" label: "([^\\"]*)',
+                             line)
+                if m and 'shape : ellipse' not in line:
+                    self.defined.add(base_name(m.group(2)))
+                m = re.match(r'edge: \{ sourcename: "([^"]*)" targetname: '
+                             r'"([^"]*)" label: "([^"]*)"', line)
+                if m and m.groups() not in seen:
+                    seen.add(m.groups())
+                    self.sites[(base_name(m.group(1).split(':')[-1]),
+                                base_name(m.group(2).split(':')[-1]))] += 1
+
+
+def failure_summary(out):
+    """What a failed compilation's output OUT says, in one line: an
+    internal compiler error with its pass and the first frame of the
+    plugin's backtrace, or its first error lines."""
+    ice = re.search(r'internal compiler error: ([^\n]*)', out)
+    if not ice:
+        lines = [ln for ln in out.splitlines()
+                 if 'error' in ln or 'fatal' in ln] or out.splitlines()
+        return ' '.join(lines[:3])[:300]
+    pas = re.search(r'during ([A-Z]+ pass: [\w-]+)', out)
+    frame = re.search(r'0x[0-9a-f]+ (\w+)\n\s+(\S*/(?:plugin|lower)/'
+                      r'[\w.-]+:\d+)', out)
+    where = ''
+    if frame:
+        where = f' at {frame.group(1)} ({"/".join(frame.group(2).split("/")[-2:])})'
+    return (f'internal compiler error: {ice.group(1).strip()}'
+            f'{" during " + pas.group(1) if pas else ""}{where}')
 
 
 def compare(p, tool, got, plain, refs, fused):
     """Differences (strings) between TOOL's results GOT and the plain
     build's PLAIN for program P."""
-    t = TYPES[p.ty]
     if len(got) != len(plain):
         return [f'{tool}: {len(got)} results, plain build {len(plain)}']
     scalar = p.kind in ('Expm1', 'Log1p')
@@ -109,16 +182,10 @@ def compare(p, tool, got, plain, refs, fused):
         gnan = isinstance(gv, float) and gv != gv
         if onan != gnan:
             return [f'{tool}: result #{k} {g}, plain {o}: NaN differs']
+        t = TYPES[p.value_type(pos)]
         eg = ulps(gv, rv, t['mant'], t['emin'])
         eo = ulps(ov, rv, t['mant'], t['emin'])
-        slack = p.slack
-        if p.kind == 'MulRedSqrt' and p.ty == 'double' and \
-           p.nrm2_ns[pos] >= 16:
-            # nf_nrm2_f64's fast sum (runtime/neuronfuse.h): within 2 ulp,
-            # a bound below the plain loop's ((n - 1) / 2 + 0.5 ulp) from
-            # n = 16 on, but not correctly rounded: an instance may lose to
-            # a plain loop that happened to round well.
-            slack = 2.0
+        slack = p.slack_at(pos)
         if not (eg <= eo or eg <= slack):
             return [f'{tool}: result #{k} {g} ({eg:.3g} ulp), plain {o} '
                     f'({eo:.3g} ulp), reference {refs[k]}']

@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 
-from fuzz_check import compare, parse_run, report_kinds
+from fuzz_check import CallGraph, Report, failure_summary, parse_run
 from fuzz_common import batch_flags
 from programs import make_prog, write_batch
 
@@ -26,9 +26,61 @@ def sh(cmd, cwd, timeout=120):
         return 124, 'timeout'
 
 
+def build_steps(env, flags):
+    """The compilations of a batch, in order: (name, command)."""
+    # (-fno-ipa-icf: the programs of a batch share a unit only to save
+    # compilations; GCC must not merge two identical helpers of two.)
+    base = [env.cc] + flags + ['-w', '-fno-strict-aliasing', '-fno-ipa-icf']
+    steps = [
+        ('main', base[:1] + ['-O1', '-w', '-c', 'main.c', '-o', 'main.o']),
+        ('plain', base + ['-c', 'kern.c', '-o', 'kp.o']),
+        ('plugin', base + [f'-fplugin={env.plugin}',
+                           '-fplugin-arg-neuronfuse-report=rp.json',
+                           '-fcallgraph-info',
+                           '-c', 'kern.c', '-o', 'kf.o']),
+    ]
+    if env.clang:
+        steps.append(('clang-tool', [env.clang, '--report=rc.json', '-o',
+                                     'kc.c', 'kern.c', '--', '-w'] + flags))
+        steps.append(('clang-build', base + [f'-I{env.rtinc}', '-c', 'kc.c',
+                                             '-o', 'kc.o']))
+    return steps
+
+
+def culprits(env, flags, idxs, failed):
+    """The programs of IDXS whose own compilation fails at step FAILED:
+    each is written alone into p<I> (kept there when it fails) and that
+    step run.  Returns [(index, message)]."""
+    bad = []
+    for i in idxs:
+        d = os.path.join(env.workdir, f'p{i}')
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        write_batch([make_prog(i, env.seed, flags)], d)
+        msg = None
+        for name, cmd in build_steps(env, flags):
+            # (the failed step, and the tool's run the build of its
+            # output needs)
+            if name != failed and not (name == 'clang-tool'
+                                       and failed == 'clang-build'):
+                continue
+            rc, out = sh(cmd, d)
+            if rc != 0:
+                msg = (f'{name} failed ({" ".join(flags)}): '
+                       + failure_summary(out))
+                break
+        if msg:
+            bad.append((i, msg))
+        else:
+            shutil.rmtree(d, ignore_errors=True)
+    return bad
+
+
 def run_batch(env, b, idxs):
     """Build and run the programs IDXS (one batch) in their own directory;
-    returns (programs, list of (index or None, message))."""
+    returns (programs, list of (index or None, message)).  A compilation
+    of the batch that fails is blamed on the programs that fail alone,
+    and the others are built again without them."""
     flags = batch_flags(env.seed, b)
     progs = [make_prog(i, env.seed, flags) for i in idxs]
     d = os.path.join(env.workdir, f'b{b}' if len(idxs) > 1 else f'p{idxs[0]}')
@@ -37,27 +89,22 @@ def run_batch(env, b, idxs):
     write_batch(progs, d)
     cc = env.cc
     fails = []
-    base = [cc] + flags + ['-w', '-fno-strict-aliasing']
     link = [f'-L{env.rtlib}', f'-Wl,-rpath,{env.rtlib}', '-lneuronfuse',
             '-lm']
-    steps = [
-        ('main', base[:1] + ['-O1', '-w', '-c', 'main.c', '-o', 'main.o']),
-        ('plain', base + ['-c', 'kern.c', '-o', 'kp.o']),
-        ('plugin', base + [f'-fplugin={env.plugin}',
-                           '-fplugin-arg-neuronfuse-report=rp.json',
-                           '-c', 'kern.c', '-o', 'kf.o']),
-    ]
-    if env.clang:
-        steps.append(('clang-tool', [env.clang, '--report=rc.json', '-o',
-                                     'kc.c', 'kern.c', '--', '-w'] +
-                      [f for f in flags]))
-        steps.append(('clang-build', base + [f'-I{env.rtinc}', '-c', 'kc.c',
-                                             '-o', 'kc.o']))
-    for name, cmd in steps:
+    for name, cmd in build_steps(env, flags):
         rc, out = sh(cmd, d)
-        if rc != 0:
-            return progs, [(None, f'{name} failed ({flags}): '
-                            + ' '.join(out.splitlines()[:3]))]
+        if rc == 0:
+            continue
+        bad = culprits(env, flags, idxs, name) \
+            if len(idxs) > 1 and name != 'main' else []
+        if not bad:
+            return progs, [(None, f'{name} failed ({" ".join(flags)}): '
+                            + failure_summary(out))]
+        blamed = {i for i, _ in bad}
+        rest = [i for i in idxs if i not in blamed]
+        done, more = run_batch(env, b, rest) if rest else ([], [])
+        return ([p for p in progs if p.idx in blamed] + done,
+                bad + more)
     builds = [('plain', 'kp.o'), ('plugin', 'kf.o')]
     if env.clang:
         builds.append(('clang', 'kc.o'))
@@ -71,22 +118,22 @@ def run_batch(env, b, idxs):
         if rc != 0:
             return progs, [(None, f'{name} build exits {rc}')]
         outs[name] = parse_run(out)
-    kinds = {'plugin': report_kinds(os.path.join(d, 'rp.json'))}
+    reps = {'plugin': Report(os.path.join(d, 'rp.json'))}
     if env.clang:
-        kinds['clang'] = report_kinds(os.path.join(d, 'rc.json'))
+        reps['clang'] = Report(os.path.join(d, 'rc.json'))
+    # (which calls GCC inlined: the plugin's copies of a helper)
+    ctx = {'plugin': {'callgraph': CallGraph(os.path.join(d, 'kf.ci'))},
+           'clang': {}}
     pv, refs = outs['plain']
     for p in progs:
         p.verdicts = {}
-        for tool in kinds:
-            got = kinds[tool].get(f'k{p.idx}', set())
-            exp, lim = p.expected(tool)
-            p.verdicts[tool] = got
-            if got != ({exp} if exp else set()):
-                why = f' (known limitation {lim})' if lim else ''
-                fails.append((p.idx, f'{tool}: fused {sorted(got) or "nothing"}'
-                              f', expected {exp or "nothing"}{why}'))
+        for tool in reps:
+            fused, msg = p.check_verdict(tool, reps[tool], ctx[tool])
+            p.verdicts[tool] = fused
+            if msg:
+                fails.append((p.idx, msg))
             tv = outs[tool][0].get(p.idx, [])
-            for m in compare(p, tool, tv, pv.get(p.idx, []),
-                             refs.get(p.idx, {}), bool(got)):
+            for m in p.compare(tool, tv, pv.get(p.idx, []),
+                               refs.get(p.idx, {}), fused):
                 fails.append((p.idx, m))
     return progs, fails

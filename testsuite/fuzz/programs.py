@@ -10,11 +10,14 @@ import random
 
 import gen_idioms
 
+# The generators and their weights (gen_idioms' own kinds: one each).
+KINDS = gen_idioms.KINDS
+
 
 def make_prog(idx, seed, flags):
     """Program IDX of SEED, for a batch built with FLAGS."""
     r = random.Random(f'prog-{seed}-{idx}')
-    kind = r.choice(gen_idioms.KINDS)
+    kind = r.choice(KINDS)
     return gen_idioms.IdiomProg(idx, flags, r, kind)
 
 
@@ -31,6 +34,11 @@ static unsigned long long nf_fz_h (unsigned s, int q)
 			 + (s + 1ULL) * 1442695040888963407ULL;
   v ^= v >> 29; v *= 0xbf58476d1ce4e5b9ULL; v ^= v >> 32;
   return v;
+}
+/* An integer in [LO, HI].  */
+static long nf_fz_ival (unsigned s, int q, long lo, long hi)
+{
+  return lo + (long) (nf_fz_h (s, q) % (unsigned long long) (hi - lo + 1));
 }
 /* In [-4, 4) times 2^E, every tenth value scaled by 2^-6.  */
 static double nf_fz_val (unsigned s, int q, int e)
@@ -87,17 +95,45 @@ static long nf_fz_seq;
 '''
 
 
+# The kernels' unit: the runtime's entry points the models call (as
+# neuronfuse.h declares them).
+KERN_HEAD = r'''/* nf-fuzz kernels */
+#include <math.h>
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+void nf_expm1_f32 (float *y, const float *x, size_t n);
+void nf_expm1_f64 (double *y, const double *x, size_t n);
+void nf_log1p_f32 (float *y, const float *x, size_t n);
+void nf_log1p_f64 (double *y, const double *x, size_t n);
+void nf_rmsnorm_f32 (float *y, const float *x, const float *w, size_t n,
+		     float eps);
+void nf_rmsnorm_f64 (double *y, const double *x, const double *w, size_t n,
+		     double eps);
+float nf_nrm2_f32 (const float *x, size_t n);
+double nf_nrm2_f64 (const double *x, size_t n);
+extern volatile unsigned long nf_fz_count;
+#ifdef __cplusplus
+}
+#endif
+'''
+
+
 def write_batch(progs, d):
     """Write the batch PROGS into directory D: kern.c and main.c."""
-    kern = ['/* nf-fuzz kernels */\n#include <math.h>\n#include <stddef.h>\n'
-            'extern volatile unsigned long nf_fz_count;\n']
+    kern = [KERN_HEAD]
     main = [MAIN_HEAD]
+    line = KERN_HEAD.count('\n') + 1
     for p in progs:
         kern.append(f'/* program {p.idx}: {p.describe()} */\n')
+        p.line0 = line + 1          # kern.c's line of p.kern's first
         kern.append(p.kern)
+        line += 1 + p.kern.count('\n')
         main.append(p.declarations())
-        main.append('__attribute__ ((noipa, optimize ("O0"))) static '
-                    + p.ref)
+        if p.ref:
+            main.append('__attribute__ ((noipa, optimize ("O0"))) static '
+                        + p.ref)
         main.append(p.driver)
     main.append('int main (void)\n{\n')
     for p in progs:
