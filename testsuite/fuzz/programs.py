@@ -9,15 +9,23 @@ import os
 import random
 
 import gen_idioms
+import gen_inline
+import gen_reduce
 
 # The generators and their weights (gen_idioms' own kinds: one each).
-KINDS = gen_idioms.KINDS
+KINDS = gen_idioms.KINDS + ['reduce'] * 4 + ['multisum'] * 3 + ['inline'] * 4
 
 
 def make_prog(idx, seed, flags):
     """Program IDX of SEED, for a batch built with FLAGS."""
     r = random.Random(f'prog-{seed}-{idx}')
     kind = r.choice(KINDS)
+    if kind == 'reduce':
+        return gen_reduce.ReduceProg(idx, flags, r)
+    if kind == 'multisum':
+        return gen_reduce.MultiSumProg(idx, flags, r)
+    if kind == 'inline':
+        return gen_inline.InlineProg(idx, flags, r)
     return gen_idioms.IdiomProg(idx, flags, r, kind)
 
 
