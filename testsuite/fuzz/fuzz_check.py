@@ -146,7 +146,8 @@ def failure_summary(out):
                       r'[\w.-]+:\d+)', out)
     where = ''
     if frame:
-        where = f' at {frame.group(1)} ({"/".join(frame.group(2).split("/")[-2:])})'
+        src = '/'.join(frame.group(2).split('/')[-2:])
+        where = f' at {frame.group(1)} ({src})'
     return (f'internal compiler error: {ice.group(1).strip()}'
             f'{" during " + pas.group(1) if pas else ""}{where}')
 

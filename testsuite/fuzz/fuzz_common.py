@@ -208,7 +208,8 @@ class ProgBase:
             return ''
         v = self.r.choice(['INFINITY', '-INFINITY', 'NAN'])
         q = self.r.randrange(0, 6)
-        return f'    if (n > {q}) {{ {x}[{q}] = {v}; {lx}[{q}] = {x}[{q}]; }}\n'
+        return (f'    if (n > {q}) {{ {x}[{q}] = {v}; '
+                f'{lx}[{q}] = {x}[{q}]; }}\n')
 
     def value_type(self, pos):
         """The type of the POSth result printed (TYPES' key)."""

@@ -114,7 +114,8 @@ class InlineProg(ProgBase):
             """One layer: norm, matmul, activation, residual, norm."""
             st = []
             if r.random() < 0.8:
-                st.append(self.call('rms', f'@rms@ ({xb}, x, w + {k} * n, n);'))
+                st.append(self.call('rms',
+                                    f'@rms@ ({xb}, x, w + {k} * n, n);'))
             st.append(f'@mm@ ({h}, {xb}, W + {k} * n, n, n);')
             if uses['act'] and r.random() < 0.7:
                 st.append(self.call('act', r.choice(
@@ -140,7 +141,8 @@ class InlineProg(ProgBase):
             out += block(str(b + 1))
         # The final norm, in place as llama2.c's (or into xb).
         out.append(self.call('rms', r.choice(
-            ['@rms@ (x, x, w + 9 * n, n);', f'@rms@ ({xb}, x, w + 9 * n, n);'])))
+            ['@rms@ (x, x, w + 9 * n, n);',
+             f'@rms@ ({xb}, x, w + 9 * n, n);'])))
         if uses['nrm']:
             out.append(self.nrm_use(7))
         if self.calls['rms'] < 2 and not any(
@@ -207,7 +209,8 @@ class InlineProg(ProgBase):
                     f'  for (int j = 0; j < size; j++) '
                     f'o[j] = weight[j] * (ss * x[j]);\n')
         elif form == 'one-stmt':
-            body = (sq + f'  {T} s = 1.0{L} / sqrt{M} (ss / size + {eps}{L});\n'
+            body = (sq + f'  {T} s = 1.0{L} / sqrt{M} '
+                    f'(ss / size + {eps}{L});\n'
                     f'  for (int j = 0; j < size; j++) '
                     f'o[j] = x[j] * s * weight[j];\n')
         elif form == 'pow':
@@ -243,7 +246,8 @@ class InlineProg(ProgBase):
                 out.append(f'  {T} *x = s->x;\n')
             body = '\n  '.join(self.stages)
             for h in ('rms', 'nrm', 'act', 'lg'):
-                body = body.replace(f'@{h}@', ('m' if model else '') + f'{h}{i}')
+                body = body.replace(f'@{h}@',
+                                    ('m' if model else '') + f'{h}{i}')
             body = body.replace('@mm@', f'mm{i}')
             out.append(f'  {body}\n}}\n')
         return ''.join(out)
@@ -263,18 +267,21 @@ class InlineProg(ProgBase):
         seed = r.randrange(1 << 30)
         layers = r.choice([1, 2, 3])
         lines = [f'static void run{i} (void)\n{{\n'
-                 f'  static const int ns[] = {{ {", ".join(map(str, ns))} }};\n'
+                 f'  static const int ns[] = '
+                 f'{{ {", ".join(map(str, ns))} }};\n'
                  f'  for (int t = 0; t < 3; t++)\n  {{\n'
                  f'    int n = ns[t];\n']
         for p in ('', 'm'):
-            lines.append(f'    static {T} {p}x[{NI}], {p}xb[{NI}], {p}h[{NI}], '
-                         f'{p}out[8];\n')
+            lines.append(f'    static {T} {p}x[{NI}], {p}xb[{NI}], '
+                         f'{p}h[{NI}], {p}out[8];\n')
         lines.append(f'    static {T} r[{NI}], w[16 * {NI}], '
                      f'W[{NI} * {NI} + 16 * {NI}];\n'
                      f'    for (int q = 0; q < {NI}; q++)\n'
-                     f'      {{ x[q] = mx[q] = ({T}) nf_fz_val ({seed}u, q, 0);\n'
+                     f'      {{ x[q] = mx[q] = ({T}) nf_fz_val ({seed}u, q, '
+                     f'0);\n'
                      f'        r[q] = ({T}) nf_fz_val ({seed}u + 1, q, -2);\n'
-                     f'        xb[q] = mxb[q] = h[q] = mh[q] = ({T}) -1234.5; }}\n'
+                     f'        xb[q] = mxb[q] = h[q] = mh[q] = ({T}) -1234.5;'
+                     f' }}\n'
                      f'    for (int q = 0; q < 8; q++) out[q] = mout[q] = 0;\n'
                      f'    for (int q = 0; q < 16 * {NI}; q++)\n'
                      f'      w[q] = ({T}) nf_fz_wval ({seed}u, q);\n'
@@ -305,9 +312,9 @@ class InlineProg(ProgBase):
                 f'void m{self.idx} ({self.params()});\n')
 
     def describe(self):
-        return (f'inlined {"/".join(sorted(self.calls))} '
-                f'({", ".join(f"{h} x{c}" for h, c in sorted(self.calls.items()))}),'
-                f' {self.ty}, tags={",".join(self.tags) or "-"}')
+        calls = ', '.join(f'{h} x{c}' for h, c in sorted(self.calls.items()))
+        return (f'inlined {"/".join(sorted(self.calls))} ({calls}), '
+                f'{self.ty}, tags={",".join(self.tags) or "-"}')
 
     # -- the verdict ------------------------------------------------------
     KIND = {'rms': 'RMSNorm', 'nrm': 'MulRedSqrt', 'act': 'Expm1',

@@ -21,7 +21,8 @@ the idiom and is fused: fabs (x) * fabs (x), (-x) * (-x), a temporary
 copy of x[i], and x[i] * x[i] rounded in float and summed in double (the
 matchers take casts between float types anywhere: the kernel's sum is the
 more accurate one); GCC does not fold (double) fabsf (x) * (double)
-fabsf (x) nor the negation's, which stay the norm of a computed value.  Among several sums, the region's fused call can give
+fabsf (x) nor the negation's, which stay the norm of a computed value.
+Among several sums, the region's fused call can give
 only the idiom's result: a plain sum of squares whose root is the only
 value used after the loop is fused when the other sums are dead (GCC
 deletes them; the 'dead' variant), and not when any other sum is used
@@ -123,7 +124,8 @@ class ReduceBase(ProgBase):
             f'      y[q] = {yv};\n'
             f'      w[q] = ({T}) nf_fz_wval ({seed}u, q);\n'
             f'      ob[q] = ({T}) -1234.5;\n'
-            f'      lx[q] = x[q]; ly[q] = y[q]; lw[q] = w[q]; lob[q] = ob[q];\n'
+            f'      lx[q] = x[q]; ly[q] = y[q];\n'
+            f'      lw[q] = w[q]; lob[q] = ob[q];\n'
             f'    }}\n'
             f'    for (int q = 0; q < 4; q++) out[q] = lout[q] = -1234.5;\n'
             f'    {T} *o = ob + 8, sc = ({T}) {scale};\n'

@@ -51,6 +51,7 @@ batch built, run and judged).
 import argparse
 import concurrent.futures
 import os
+import re
 import shutil
 import sys
 import time
@@ -59,26 +60,65 @@ import time
 # (a distcheck's is read-only, a checkout's would show as untracked).
 sys.dont_write_bytecode = True
 
-from fuzz_common import BATCH, KNOWN_LIMITATIONS
-from fuzz_run import Env, run_batch
+from fuzz_common import BATCH, KNOWN_LIMITATIONS  # noqa: E402
+from fuzz_crash import crash_batch  # noqa: E402
+from fuzz_run import Env, run_batch  # noqa: E402
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser()
     ap.add_argument('--plugin', required=True)
     ap.add_argument('--runtime-inc', required=True)
     ap.add_argument('--runtime-lib', required=True)
     ap.add_argument('--clang', default='')
     ap.add_argument('--cc', default=os.environ.get('CC', 'gcc'))
-    ap.add_argument('--count', type=int, default=2000)
+    ap.add_argument('--cxx', default=os.environ.get('CXX', 'g++'))
+    ap.add_argument('--count', type=int, default=2000,
+                    help='programs built and run')
+    ap.add_argument('--crash-count', type=int, default=0,
+                    help='programs only compiled (the crash mode)')
     ap.add_argument('--seed', type=int, default=1)
-    ap.add_argument('--only', type=int, default=None)
+    ap.add_argument('--only', default=None,
+                    help='program I (run mode) or cI (crash mode) alone')
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--workdir', default='fuzz-work')
     ap.add_argument('--keep', action='store_true')
     ap.add_argument('--limitations', action='store_true',
                     help='print the table of known limitations and exit')
-    a = ap.parse_args()
+    return ap.parse_args()
+
+
+def batches(count):
+    return [(b, list(range(b * BATCH, min(count, (b + 1) * BATCH))))
+            for b in range((count + BATCH - 1) // BATCH)]
+
+
+def run_job(env, b, idxs):
+    """Run-mode batch B: (programs, [(index, message)]), each program
+    alone when the batch as a whole did not build or run."""
+    progs, fails = run_batch(env, b, idxs)
+    if any(i is None for i, _ in fails) and len(idxs) > 1:
+        progs, fails = [], []
+        for i in idxs:
+            pp, ff = run_batch(env, b, [i])
+            progs += pp
+            fails += [(i if j is None else j, m) for j, m in ff]
+    elif len(idxs) == 1:
+        fails = [(idxs[0] if j is None else j, m) for j, m in fails]
+    return progs, fails
+
+
+def keep(env, seed, src, name):
+    """Copy the directory SRC of a failure into failures/NAME."""
+    if os.path.isdir(src):
+        dst = os.path.join(env.workdir, 'failures', f'seed{seed}-{name}')
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(src, dst)
+
+
+def main():
+    a = parse_args()
     if a.limitations:
         for tool, tag, _, why in KNOWN_LIMITATIONS:
             print(f'{tool:7} {tag:24} {why}')
@@ -90,38 +130,42 @@ def main():
     env.clang = os.path.abspath(a.clang) if a.clang and \
         os.access(a.clang, os.X_OK) else ''
     env.cc = a.cc
+    env.cxx = a.cxx
     env.seed = a.seed
     env.workdir = os.path.abspath(a.workdir)
     os.makedirs(env.workdir, exist_ok=True)
-    faildir = os.path.join(env.workdir, 'failures')
     if not env.clang:
         print('check-fuzz: neuronfuse-clang not built: plugin only')
     start = time.time()
-    if a.only is not None:
-        jobs = [(a.only // BATCH, [a.only])]
+    if a.only is None:
+        run_jobs, crash_jobs = batches(a.count), batches(a.crash_count)
+    elif a.only.startswith('c'):
+        i = int(a.only[1:])
+        run_jobs, crash_jobs = [], [(i // BATCH, [i])]
     else:
-        jobs = [(b, list(range(b * BATCH, min(a.count, (b + 1) * BATCH))))
-                for b in range((a.count + BATCH - 1) // BATCH)]
-    results = []
+        i = int(a.only)
+        run_jobs, crash_jobs = [(i // BATCH, [i])], []
+
+    def timed(fn, *args):
+        t = time.time()
+        return fn(*args), time.time() - t
+    results, crashes = [], []
+    spent = {'run': 0.0, 'crash': 0.0}
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        futs = {ex.submit(run_batch, env, b, idxs): (b, idxs)
-                for b, idxs in jobs}
+        futs = {ex.submit(timed, run_job, env, b, idxs): ('run', b)
+                for b, idxs in run_jobs}
+        futs.update({ex.submit(timed, crash_batch, env, b, idxs):
+                     ('crash', b) for b, idxs in crash_jobs})
         for fu in concurrent.futures.as_completed(futs):
-            b, idxs = futs[fu]
-            progs, fails = fu.result()
-            if any(i is None for i, _ in fails) and len(idxs) > 1:
-                # A batch that did not build or run: each program alone.
-                progs, fails = [], []
-                for i in idxs:
-                    pp, ff = run_batch(env, b, [i])
-                    progs += pp
-                    fails += [(i if j is None else j, m) for j, m in ff]
-            elif len(idxs) == 1:
-                fails = [(idxs[0] if j is None else j, m) for j, m in fails]
-            results.append((b, progs, fails))
+            mode, b = futs[fu]
+            res, t = fu.result()
+            spent[mode] += t
+            (results if mode == 'run' else crashes).append((b, res))
+
+    # The run mode.
     n = fused = diffs = 0
     bad = set()
-    for b, progs, fails in sorted(results, key=lambda r: r[0]):
+    for b, (progs, fails) in sorted(results, key=lambda r: r[0]):
         for p in progs:
             n += 1
             if getattr(p, 'verdicts', {}).get('plugin'):
@@ -132,27 +176,49 @@ def main():
             print(f'DIFFERENCE program {i}: {m}; reproduce: '
                   f'FUZZ_SEED={a.seed} FUZZ_ONLY={i} make check-fuzz')
     for i in sorted(bad):
-        # keep the failing program: its own directory, rebuilt alone
+        # the failing program: its own directory, else its batch's
         src = os.path.join(env.workdir, f'p{i}')
         if not os.path.isdir(src):
             src = os.path.join(env.workdir, f'b{i // BATCH}')
-        if os.path.isdir(src):
-            os.makedirs(faildir, exist_ok=True)
-            dst = os.path.join(faildir, f'seed{a.seed}-prog{i}')
-            shutil.rmtree(dst, ignore_errors=True)
-            shutil.copytree(src, dst)
+        keep(env, a.seed, src, f'prog{i}')
+
+    # The crash mode.
+    cn = ccomp = cfail = 0
+    kinds = {}
+    for b, (np, nc, fails) in sorted(crashes, key=lambda r: r[0]):
+        cn += np
+        ccomp += nc
+        for i, m in fails:
+            cfail += 1
+            where = f'program c{i}' if i is not None else f'batch cb{b}'
+            print(f'CRASH {where}: {m}; reproduce: FUZZ_SEED={a.seed} '
+                  f'FUZZ_ONLY=c{i if i is not None else b * BATCH} '
+                  f'make check-fuzz')
+            keep(env, a.seed, os.path.join(
+                env.workdir, f'c{i}' if i is not None else f'cb{b}'),
+                f'c{i}' if i is not None else f'cb{b}')
+            sig = re.sub(r' \((c|c\+\+), [^)]*\)', '', m, count=1)
+            kinds.setdefault(sig, []).append(f'c{i}' if i is not None
+                                             else f'cb{b}')
+
     if not a.keep and a.only is None:
-        for b, _ in jobs:
-            for nm in (f'b{b}',):
-                shutil.rmtree(os.path.join(env.workdir, nm),
-                              ignore_errors=True)
+        for b, _ in run_jobs:
+            shutil.rmtree(os.path.join(env.workdir, f'b{b}'),
+                          ignore_errors=True)
     el = time.time() - start
-    print(f'check-fuzz: seed {a.seed}, {el:.0f} s, {a.jobs} jobs')
-    print(f'check-fuzz: {n} programs, {fused} fused, {n - fused} not fused, '
-          f'{diffs} differences')
-    return 1 if diffs else 0
+    print(f'check-fuzz: seed {a.seed}, {el:.0f} s, {a.jobs} jobs (run mode '
+          f'{spent["run"]:.0f} s, crash mode {spent["crash"]:.0f} s of '
+          f'the jobs\' time)')
+    if crash_jobs:
+        for sig, who in sorted(kinds.items(), key=lambda k: -len(k[1])):
+            print(f'check-fuzz-crash: {len(who)} x {sig} (first {who[0]})')
+        print(f'check-fuzz-crash: {cn} programs, {ccomp} compilations, '
+              f'{cfail} failures')
+    if run_jobs:
+        print(f'check-fuzz: {n} programs, {fused} fused, {n - fused} not '
+              f'fused, {diffs} differences')
+    return 1 if diffs or cfail else 0
 
 
 if __name__ == '__main__':
     sys.exit(main())
-

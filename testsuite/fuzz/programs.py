@@ -16,9 +16,10 @@ import gen_reduce
 KINDS = gen_idioms.KINDS + ['reduce'] * 4 + ['multisum'] * 3 + ['inline'] * 4
 
 
-def make_prog(idx, seed, flags):
-    """Program IDX of SEED, for a batch built with FLAGS."""
-    r = random.Random(f'prog-{seed}-{idx}')
+def make_prog(idx, seed, flags, mode='prog'):
+    """Program IDX of SEED, for a batch built with FLAGS; MODE 'crash'
+    for the crash mode's programs (another random stream)."""
+    r = random.Random(f'{mode}-{seed}-{idx}')
     kind = r.choice(KINDS)
     if kind == 'reduce':
         return gen_reduce.ReduceProg(idx, flags, r)
