@@ -9,8 +9,9 @@ dump-hlo=, verbose), and for C through neuronfuse-clang (then its output
 built plainly).  It checks only that nothing crashes: every compilation
 that succeeds plainly must succeed with the plugin, without an internal
 compiler error, and write a report that parses; neuronfuse-clang must
-exit 0 with a report that parses and an output that compiles.  A plain
-compilation that fails is a fault of the generator, and reported too.
+exit 0 with a report that parses and an output that compiles.  The
+plain compilation runs only when one of these fails: if it fails too,
+the generator is at fault (reported as well).
 
 Program cI of seed S is its own random stream ('crash-S-I'), so that
 FUZZ_SEED=S FUZZ_ONLY=cI make check-fuzz rebuilds it alone (in
@@ -61,16 +62,16 @@ def crash_flags(seed, b):
 
 
 def crash_steps(env, b):
-    """The compilations of batch B: (name, command, whether it must
-    succeed plainly first: the plain one), in order."""
+    """Batch B's language, flags as shown, compilations in order (name,
+    command) and the plain compilation, which runs only when another
+    fails (then it decides whether the tool is to blame)."""
     lang, flags, plug, tool = crash_flags(env.seed, b)
     if lang == 'c++':
         cc = [env.cxx, '-x', 'c++']
     else:
         cc = [env.cc]
     base = cc + flags + ['-w', '-c', 'kern.c']
-    steps = [('plain', base + ['-o', 'kp.o']),
-             ('plugin', base + [f'-fplugin={env.plugin}',
+    steps = [('plugin', base + [f'-fplugin={env.plugin}',
                                 '-fplugin-arg-neuronfuse-report=rp.json']
               + [f'-fplugin-arg-neuronfuse-{a}' for a in plug]
               + ['-o', 'kf.o'])]
@@ -81,11 +82,25 @@ def crash_steps(env, b):
                       + [f for f in flags if f != '-fchecking']))
         steps.append(('clang-build', [env.cc] + flags
                       + ['-w', f'-I{env.rtinc}', '-c', 'kc.c', '-o', 'kc.o']))
-    return lang, flags + [f'-fplugin-arg-neuronfuse-{a}' for a in plug], steps
+    shown = flags + [f'-fplugin-arg-neuronfuse-{a}' for a in plug]
+    return lang, shown, steps, ('plain', base + ['-o', 'kp.o'])
 
 
-def run_step(name, cmd, d):
-    """Run step NAME (CMD) in D: None if it passed, else what failed."""
+def run_step(name, cmd, d, plain):
+    """Run step NAME (CMD) in D: None if it passed, else what failed;
+    when it fails, the PLAIN compilation says whether the program
+    compiles at all (if not, the generator is at fault)."""
+    why = run_one(name, cmd, d)
+    if why is None:
+        return None
+    if run_one(*plain, d) is not None:
+        return f'{why} (the plain compilation fails too: the generator\'s ' \
+               'fault)'
+    return why
+
+
+def run_one(name, cmd, d):
+    """Run compilation NAME (CMD) in D: None or what failed."""
     for sub in ('hlo', 'hlo-c'):
         if any(c.endswith('=' + sub) for c in cmd):
             os.makedirs(os.path.join(d, sub), exist_ok=True)
@@ -113,7 +128,7 @@ def write_cmd(d, what, run):
     os.chmod(os.path.join(d, 'cmd.sh'), 0o755)
 
 
-def alone(env, i, flags, steps, failed, label):
+def alone(env, i, flags, steps, plain, failed, label):
     """Program I alone, in c<I> (kept when it fails): step FAILED, and
     the tool's run the build of its output needs.  Returns (message or
     None, number of compilations)."""
@@ -124,7 +139,7 @@ def alone(env, i, flags, steps, failed, label):
     run = [(n, c) for n, c in steps if n == failed
            or (n == 'clang-tool' and failed == 'clang-build')]
     for k, (name, cmd) in enumerate(run):
-        why = run_step(name, cmd, d)
+        why = run_step(name, cmd, d, plain)
         if why:
             what = f'{name} failed ({label}): {why}'
             write_cmd(d, what, run[:k + 1])
@@ -138,7 +153,7 @@ def crash_batch(env, b, idxs):
     of programs, number of compilations, [(index or None, message)]).  A
     failing compilation of several programs is blamed on those that
     fail alone, and the others are compiled again."""
-    lang, shown, steps = crash_steps(env, b)
+    lang, shown, steps, plain = crash_steps(env, b)
     flags = crash_flags(env.seed, b)[1]
     label = f'{lang}, {" ".join(shown)}'
     d = os.path.join(env.workdir, f'cb{b}')
@@ -148,13 +163,13 @@ def crash_batch(env, b, idxs):
     ncomp = 0
     for name, cmd in steps:
         ncomp += 1
-        why = run_step(name, cmd, d)
+        why = run_step(name, cmd, d, plain)
         if why is None:
             continue
         what = f'{name} failed ({label}): {why}'
         bad = []
         for i in idxs:
-            msg, n = alone(env, i, flags, steps, name, label)
+            msg, n = alone(env, i, flags, steps, plain, name, label)
             ncomp += n
             if msg:
                 bad.append((i, msg))

@@ -27,47 +27,52 @@ def sh(cmd, cwd, timeout=120):
 
 
 def build_steps(env, flags):
-    """The compilations of a batch, in order: (name, command)."""
+    """The compilations of a batch, in order: (name, command).  Those
+    with the tools come first: when one fails, its programs are found
+    and dropped before anything else is built."""
     # (-fno-ipa-icf: the programs of a batch share a unit only to save
     # compilations; GCC must not merge two identical helpers of two.)
     base = [env.cc] + flags + ['-w', '-fno-strict-aliasing', '-fno-ipa-icf']
-    steps = [
-        ('main', base[:1] + ['-O1', '-w', '-c', 'main.c', '-o', 'main.o']),
-        ('plain', base + ['-c', 'kern.c', '-o', 'kp.o']),
-        ('plugin', base + [f'-fplugin={env.plugin}',
-                           '-fplugin-arg-neuronfuse-report=rp.json',
-                           '-fcallgraph-info',
-                           '-c', 'kern.c', '-o', 'kf.o']),
-    ]
+    steps = [('plugin', base + [f'-fplugin={env.plugin}',
+                                '-fplugin-arg-neuronfuse-report=rp.json',
+                                '-fcallgraph-info',
+                                '-c', 'kern.c', '-o', 'kf.o'])]
     if env.clang:
         steps.append(('clang-tool', [env.clang, '--report=rc.json', '-o',
                                      'kc.c', 'kern.c', '--', '-w'] + flags))
         steps.append(('clang-build', base + [f'-I{env.rtinc}', '-c', 'kc.c',
                                              '-o', 'kc.o']))
+    steps += [
+        ('plain', base + ['-c', 'kern.c', '-o', 'kp.o']),
+        ('main', base[:1] + ['-O1', '-w', '-c', 'main.c', '-o', 'main.o']),
+    ]
     return steps
 
 
 def culprits(env, flags, idxs, failed):
     """The programs of IDXS whose own compilation fails at step FAILED:
     each is written alone into p<I> (kept there when it fails) and that
-    step run.  Returns [(index, message)]."""
+    step run (and, when it fails, the plain compilation: if that fails
+    too, the generator is at fault).  Returns [(index, message)]."""
     bad = []
+    steps = dict(build_steps(env, flags))
     for i in idxs:
         d = os.path.join(env.workdir, f'p{i}')
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         write_batch([make_prog(i, env.seed, flags)], d)
         msg = None
-        for name, cmd in build_steps(env, flags):
-            # (the failed step, and the tool's run the build of its
-            # output needs)
-            if name != failed and not (name == 'clang-tool'
-                                       and failed == 'clang-build'):
-                continue
-            rc, out = sh(cmd, d)
+        # (the failed step, after the tool's run the build of its
+        # output needs)
+        for name in (['clang-tool'] if failed == 'clang-build' else []) \
+                + [failed]:
+            rc, out = sh(steps[name], d)
             if rc != 0:
                 msg = (f'{name} failed ({" ".join(flags)}): '
                        + failure_summary(out))
+                if name != 'plain' and sh(steps['plain'], d)[0] != 0:
+                    msg += " (the plain compilation fails too: the " \
+                           "generator's fault)"
                 break
         if msg:
             bad.append((i, msg))

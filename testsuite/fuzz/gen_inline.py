@@ -59,8 +59,11 @@ NI = 33     # the longest row: buffers are sized for it
 
 class InlineProg(ProgBase):
 
-    def __init__(self, idx, flags, r):
+    def __init__(self, idx, flags, r, model=True):
+        """MODEL: whether to write the model m<I> (not for the crash
+        mode, which runs nothing)."""
         super().__init__(idx, flags, r)
+        self.model = model
         self.kind = 'RMSNorm'
         self.ty = r.choice(['float'] * 4 + ['double'])
         t = TYPES[self.ty]
@@ -232,13 +235,14 @@ class InlineProg(ProgBase):
             out.append(f'struct st{i} {{ {T} *x, *xb, *h; }};\n')
         for h in sorted(self.calls):
             out.append(self.helper(h, False))
-            out.append(self.helper(h, True))
+            if self.model:
+                out.append(self.helper(h, True))
         out.append(f'static void mm{i} ({T} *xout, const {T} *x, const {T} *w,'
                    f' int n, int d)\n{{\n  for (int i = 0; i < d; i++)\n'
                    f'    {{\n      {T} val = 0.0{L};\n'
                    f'      for (int j = 0; j < n; j++) val += w[i * n + j] * '
                    f'x[j];\n      xout[i] = val;\n    }}\n}}\n')
-        for model in (False, True):
+        for model in (False, True)[:1 + self.model]:
             name = ('m' if model else 'k') + str(i)
             out.append(f'__attribute__ ((noipa)) void {name} '
                        f'({self.params()})\n{{\n')
