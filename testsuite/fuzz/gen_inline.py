@@ -77,6 +77,7 @@ class InlineProg(ProgBase):
         self.stages = self.gen_stages()
         self.helpers = tuple(f'{h}{idx}' for h in sorted(self.calls)) + \
             (f'mm{idx}',)
+        self.gen_variants()
         self.kern = self.gen_kern()
         self.ref = ''
         self.slack = 0
@@ -199,8 +200,10 @@ class InlineProg(ProgBase):
         return (f'{head}\n{{\n  for (int i = 0; i < n; i++) y[i] = {e};\n'
                 f'}}\n')
 
-    def gen_kern(self):
-        r, T, L, M, i = self.r, self.T, self.L, self.M, self.idx
+    def gen_variants(self):
+        """The helpers' forms: RMSNorm's statements and eps, expm1's and
+        log1p's expressions."""
+        r, T, L, M = self.r, self.T, self.L, self.M
         eps = r.choice(['1e-5', '1e-6'])
         form = r.choice(['llama2', 'llama2', 'one-stmt', 'pow', 'w-last'])
         self.tags.append('rms-' + form)
@@ -217,19 +220,25 @@ class InlineProg(ProgBase):
                     f'  for (int j = 0; j < size; j++) '
                     f'o[j] = x[j] * s * weight[j];\n')
         elif form == 'pow':
-            body = (sq + f'  {T} s = pow{M} (ss / size + {eps}{L}, -0.5{L});\n'
+            body = (sq + f'  {T} s = pow{M} (ss / size + {eps}{L}, '
+                    f'-0.5{L});\n'
                     f'  for (int j = 0; j < size; j++) '
                     f'o[j] = weight[j] * (s * x[j]);\n')
         else:
-            body = (sq + f'  ss = 1.0{L} / sqrt{M} (ss / size + {eps}{L});\n'
+            body = (sq + f'  ss = 1.0{L} / sqrt{M} '
+                    f'(ss / size + {eps}{L});\n'
                     f'  for (int j = 0; j < size; j++) '
                     f'o[j] = (x[j] * ss) * weight[j];\n')
         self.rms_variant = {'body': body, 'eps': f'{eps}{L}'}
-        fm = M
-        self.act_form = r.choice([f'exp{fm} (x[i]) - 1.0{L}',
-                                  f'-1.0{L} + exp{fm} (x[i])'])
-        self.lg_form = r.choice([f'log{fm} (1.0{L} + x[i])',
-                                 f'log{fm} (x[i] + 1.0{L})'])
+        self.act_form = r.choice([f'exp{M} (x[i]) - 1.0{L}',
+                                  f'-1.0{L} + exp{M} (x[i])'])
+        self.lg_form = r.choice([f'log{M} (1.0{L} + x[i])',
+                                 f'log{M} (x[i] + 1.0{L})'])
+
+    def gen_kern(self):
+        """The kernel unit's text: helpers (and models), k<I> (and
+        m<I>), from the stages and variants chosen."""
+        T, L, i = self.T, self.L, self.idx
         out = []
         if self.struct:
             out.append(f'struct st{i} {{ {T} *x, *xb, *h; }};\n')
