@@ -152,6 +152,8 @@ class ProgBase:
 
     # Functions of the program (besides k<I>) the report may name.
     helpers = ()
+    # The source the program puts into the model unit, built plainly.
+    model_src = ''
 
     def __init__(self, idx, flags, r):
         self.idx = idx

@@ -44,6 +44,7 @@ def build_steps(env, flags):
                                              '-o', 'kc.o']))
     steps += [
         ('plain', base + ['-c', 'kern.c', '-o', 'kp.o']),
+        ('model', base + ['-c', 'model.c', '-o', 'km.o']),
         ('main', base[:1] + ['-O1', '-w', '-c', 'main.c', '-o', 'main.o']),
     ]
     return steps
@@ -115,7 +116,8 @@ def run_batch(env, b, idxs):
         builds.append(('clang', 'kc.o'))
     outs = {}
     for name, obj in builds:
-        rc, out = sh([cc] + flags + ['main.o', obj, '-o', name] + link, d)
+        rc, out = sh([cc] + flags + ['main.o', obj, 'km.o', '-o', name]
+                     + link, d)
         if rc != 0:
             return progs, [(None, f'link of {name} failed: '
                             + ' '.join(out.splitlines()[:3]))]

@@ -40,8 +40,9 @@ neuronfuse-clang rewrites each helper once, in the source.
 Results: the fused program must give, bit for bit, the results of the
 model m<I>: the same source with each helper's body replaced by the call
 the tools make (nf_rmsnorm_f32 (o, x, w, n > 0 ? n : 0, eps),
-nf_nrm2_f32, nf_expm1_f32, or the loop with expm1f (x[i]) + 0.0f),
-compiled with the same flags; the model prints as the reference.  When
+nf_nrm2_f32, nf_expm1_f32, or the loop with expm1f (x[i]) + 0.0f), in
+a unit of its own (model.c) built plainly with the same flags, so that
+neither tool sees it; the model prints as the reference.  When
 the verdict is wrong (a copy missed), the results are not judged: the
 verdict's difference says it.
 
@@ -60,10 +61,9 @@ NI = 33     # the longest row: buffers are sized for it
 class InlineProg(ProgBase):
 
     def __init__(self, idx, flags, r, model=True):
-        """MODEL: whether to write the model m<I> (not for the crash
-        mode, which runs nothing)."""
+        """MODEL: whether to write the model m<I> (its own unit, built
+        plainly; not for the crash mode, which runs nothing)."""
         super().__init__(idx, flags, r)
-        self.model = model
         self.kind = 'RMSNorm'
         self.ty = r.choice(['float'] * 4 + ['double'])
         t = TYPES[self.ty]
@@ -79,6 +79,7 @@ class InlineProg(ProgBase):
             (f'mm{idx}',)
         self.gen_variants()
         self.kern = self.gen_kern()
+        self.model_src = self.gen_kern(True) if model else ''
         self.ref = ''
         self.slack = 0
         self.driver = self.gen_driver()
@@ -235,34 +236,32 @@ class InlineProg(ProgBase):
         self.lg_form = r.choice([f'log{M} (1.0{L} + x[i])',
                                  f'log{M} (x[i] + 1.0{L})'])
 
-    def gen_kern(self):
-        """The kernel unit's text: helpers (and models), k<I> (and
-        m<I>), from the stages and variants chosen."""
+    def gen_kern(self, model=False):
+        """The text of k<I> with its helpers (for the kernel unit) or,
+        with MODEL, of m<I> with the model's (for the model unit), from
+        the stages and variants chosen."""
         T, L, i = self.T, self.L, self.idx
         out = []
         if self.struct:
             out.append(f'struct st{i} {{ {T} *x, *xb, *h; }};\n')
         for h in sorted(self.calls):
-            out.append(self.helper(h, False))
-            if self.model:
-                out.append(self.helper(h, True))
+            out.append(self.helper(h, model))
         out.append(f'static void mm{i} ({T} *xout, const {T} *x, const {T} *w,'
                    f' int n, int d)\n{{\n  for (int i = 0; i < d; i++)\n'
                    f'    {{\n      {T} val = 0.0{L};\n'
                    f'      for (int j = 0; j < n; j++) val += w[i * n + j] * '
                    f'x[j];\n      xout[i] = val;\n    }}\n}}\n')
-        for model in (False, True)[:1 + self.model]:
-            name = ('m' if model else 'k') + str(i)
-            out.append(f'__attribute__ ((noipa)) void {name} '
-                       f'({self.params()})\n{{\n')
-            if self.struct:
-                out.append(f'  {T} *x = s->x;\n')
-            body = '\n  '.join(self.stages)
-            for h in ('rms', 'nrm', 'act', 'lg'):
-                body = body.replace(f'@{h}@',
-                                    ('m' if model else '') + f'{h}{i}')
-            body = body.replace('@mm@', f'mm{i}')
-            out.append(f'  {body}\n}}\n')
+        name = ('m' if model else 'k') + str(i)
+        out.append(f'__attribute__ ((noipa)) void {name} '
+                   f'({self.params()})\n{{\n')
+        if self.struct:
+            out.append(f'  {T} *x = s->x;\n')
+        body = '\n  '.join(self.stages)
+        for h in ('rms', 'nrm', 'act', 'lg'):
+            body = body.replace(f'@{h}@',
+                                ('m' if model else '') + f'{h}{i}')
+        body = body.replace('@mm@', f'mm{i}')
+        out.append(f'  {body}\n}}\n')
         return ''.join(out)
 
     def params(self):
@@ -378,8 +377,8 @@ class InlineProg(ProgBase):
                            + rep.missed_text(fns, self.noise_lines()))
 
     def noise_lines(self):
-        """kern.c's lines of the matmul and the models: their missed
-        remarks say nothing of the copies."""
+        """kern.c's lines of the matmul: its missed remarks (a dot
+        product) say nothing of the copies."""
         skip, on = set(), False
         for n, text in enumerate(self.kern.split('\n')):
             if text and not text[0].isspace() and text[0] != '{':

@@ -7,18 +7,21 @@ log(1 + x) (Log1p) -- each with random perturbations, some of which keep
 the idiom (operand order, association, casts, eps forms, offsets, the
 element type, overlapping calls) and some of which do not (a square of two
 arrays, a weight indexed differently, a divisor other than the trip count,
-eps outside the root, a bias, a side effect, a stride, ...).  Every program
-carries its *expected verdict*: the kind the tools must fuse it into, or
-none.
+eps outside the root, a bias, a side effect, a stride, ...); and programs
+of the shapes real code gives them (issue 15): sums of squares of
+computed values, several sums in one loop, helpers inlined into a
+llama2.c-like forward.  Every program carries its *expected verdict*:
+what the tools must fuse it into, or nothing.
 
-Programs are built in batches (one translation unit of kernels, k<I>, and
-one of drivers and long double references, compiled plainly), three ways:
-plain gcc, gcc with the plugin (and its report), and neuronfuse-clang's
-rewritten source built with plain gcc and linked with libneuronfuse.  All
-must compile and run; for every program
+The run mode builds programs in batches (one translation unit of
+kernels, k<I> and their helpers, and one of drivers and long double
+references, compiled plainly), three ways: plain gcc, gcc with the plugin
+(and its report), and neuronfuse-clang's rewritten source built with
+plain gcc and linked with libneuronfuse.  All must compile and run; for
+every program
 
-  * the report's regions of k<I> must be exactly the expected kind (or
-    nothing), for the plugin and for neuronfuse-clang;
+  * the report's regions of its functions must be exactly the expected
+    ones (or nothing), for the plugin and for neuronfuse-clang;
   * a program not fused must give the plain build's results bit for bit;
   * a fused program must be at least as accurate as the plain build,
     element by element, against the long double reference (the same
@@ -33,19 +36,28 @@ must compile and run; for every program
     idioms an Inf and the sign of a zero must stay (not under
     -ffast-math).  Loops fused may fix an overflow of the plain loop's
     narrow sum (DESIGN.md 4, runtime/neuronfuse.h): the rule above allows
-    that (the plain error is then infinite).
+    that (the plain error is then infinite);
+  * a program of inlined helpers must give its model's results bit for
+    bit (gen_inline.py).
+
+The crash mode (fuzz_crash.py) only compiles, at random flags, as C and
+C++: nothing may crash.
 
 Usage: nf-fuzz.py --plugin SO --runtime-inc DIR --runtime-lib DIR
-                  [--clang EXE] [--count N] [--seed S] [--only I]
-                  [--jobs J] [--workdir DIR] [--cc CC] [--keep]
+                  [--clang EXE] [--count N] [--crash-count N] [--seed S]
+                  [--only I|cI] [--jobs J] [--workdir DIR] [--cc CC]
+                  [--cxx CXX] [--keep]
        nf-fuzz.py --limitations ... (fuzz_common.py's table, and exit)
-Environment of make check-fuzz: FUZZ_COUNT, FUZZ_SEED, FUZZ_ONLY.
+Environment of make check-fuzz: FUZZ_COUNT, FUZZ_CRASH_COUNT, FUZZ_SEED,
+FUZZ_ONLY, FUZZ_JOBS.
 
 Modules (beside this script): fuzz_common.py (flags, types, the table of
 known limitations, the programs' common helpers), gen_idioms.py (the
-generator), programs.py (which generator makes program I; a batch's
-sources), fuzz_check.py (results and reports judged), fuzz_run.py (a
-batch built, run and judged).
+four idioms), gen_reduce.py (sums of computed values, several sums),
+gen_inline.py (helpers inlined into a forward), programs.py (which
+generator makes program I; a batch's sources), fuzz_check.py (results,
+reports and call graphs read and judged), fuzz_run.py (the run mode: a
+batch built, run and judged), fuzz_crash.py (the crash mode).
 """
 
 import argparse

@@ -131,8 +131,10 @@ extern volatile unsigned long nf_fz_count;
 
 
 def write_batch(progs, d):
-    """Write the batch PROGS into directory D: kern.c and main.c."""
+    """Write the batch PROGS into directory D: kern.c, model.c (built
+    plainly) and main.c."""
     kern = [KERN_HEAD]
+    model = [KERN_HEAD.replace('kernels', 'models')]
     main = [MAIN_HEAD]
     line = KERN_HEAD.count('\n') + 1
     for p in progs:
@@ -140,6 +142,7 @@ def write_batch(progs, d):
         p.line0 = line + 1          # kern.c's line of p.kern's first
         kern.append(p.kern)
         line += 1 + p.kern.count('\n')
+        model.append(p.model_src)
         main.append(p.declarations())
         if p.ref:
             main.append('__attribute__ ((noipa, optimize ("O0"))) static '
@@ -153,3 +156,5 @@ def write_batch(progs, d):
         f.write(''.join(kern))
     with open(os.path.join(d, 'main.c'), 'w') as f:
         f.write(''.join(main))
+    with open(os.path.join(d, 'model.c'), 'w') as f:
+        f.write(''.join(model))
