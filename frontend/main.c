@@ -168,8 +168,17 @@ nf_read_file (const char *path, size_t *len)
   return buf;
 }
 
+/* Whether ARG implies -ffast-math (-Ofast does: a fuzz program built at
+   -Ofast found the tool keeping loops the plugin outlines).  */
+static bool
+nf_arg_fast_math (const char *arg)
+{
+  return !strcmp (arg, "-ffast-math") || !strcmp (arg, "-Ofast");
+}
+
 /* Whether the compiler arguments leave math functions setting errno
-   (the last of -fmath-errno, -fno-math-errno, -ffast-math wins).  */
+   (the last of -fmath-errno, -fno-math-errno, -ffast-math, -Ofast
+   wins).  */
 static bool
 nf_args_math_errno (const struct nf_cli *cli)
 {
@@ -178,13 +187,14 @@ nf_args_math_errno (const struct nf_cli *cli)
     if (!strcmp (cli->clang_args[i], "-fmath-errno"))
       on = true;
     else if (!strcmp (cli->clang_args[i], "-fno-math-errno")
-	     || !strcmp (cli->clang_args[i], "-ffast-math"))
+	     || nf_arg_fast_math (cli->clang_args[i]))
       on = false;
   return on;
 }
 
 /* Whether the compiler arguments honour signed zeros (the last of
-   -fsigned-zeros, -fno-signed-zeros, -ffast-math wins).  */
+   -fsigned-zeros, -fno-signed-zeros, -funsafe-math-optimizations,
+   -ffast-math, -Ofast wins).  */
 static bool
 nf_args_signed_zeros (const struct nf_cli *cli)
 {
@@ -193,7 +203,8 @@ nf_args_signed_zeros (const struct nf_cli *cli)
     if (!strcmp (cli->clang_args[i], "-fsigned-zeros"))
       on = true;
     else if (!strcmp (cli->clang_args[i], "-fno-signed-zeros")
-	     || !strcmp (cli->clang_args[i], "-ffast-math"))
+	     || !strcmp (cli->clang_args[i], "-funsafe-math-optimizations")
+	     || nf_arg_fast_math (cli->clang_args[i]))
       on = false;
   return on;
 }

@@ -24,20 +24,22 @@
    2. nf-early-loop attempts each (loop.cc) and keeps its verdict per
       loop locus: fused, or the reason found on a region it could build.
       It reports no missed entry: what it cannot fuse is tried again.
-   3. nf-loop leaves alone the fallback loops of early regions wherever
-      they were inlined (nf_loop_in_fallback; in mode=report, which
-      changes nothing, the loci the early instance reported); attempts
-      the rest; and reports a loop it does not fuse either with the
-      early reason where there is one (found on the code as written),
-      else its own, and nothing for a loop that is no candidate (a loop
-      that could not be built needs a sum of squares on its way to a
-      root).
+   3. nf-loop finds the early verdict on each loop by its locus in the
+      function its code was inlined from (or in its own): it leaves
+      alone the loops the early instance fused (their regions'
+      fallbacks; in mode=report, which changes nothing, the originals),
+      and any loop on the other way of a test that calls a kernel
+      (nf_loop_in_fallback); attempts the rest; and reports a loop it
+      does not fuse either with the early reason where there is one
+      (found on the code as written), else its own, and nothing for a
+      loop that is no candidate (a loop that could not be built needs a
+      sum of squares on its way to a root).
    Functions always inlined (always_inline) are left to nf-loop, which
    sees each copy with its arguments.
 
-   Limitations: in mode=report the late instance knows the early one's
-   loops by their locus only, so of two inlined copies of one loop, one
-   reported early and one not, the second is not reported again.
+   Limitations: a copy of an early region inlined with arguments that
+   overlap for certain runs its fallback (GCC folds the test) and is
+   not reported as such; an always_inline function's copies are.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -156,6 +158,7 @@ nf_loop_map_candidate (class loop *loop)
 struct nf_early_verdict
 {
   location_t locus;
+  int fn_uid; /* DECL_UID of the function the early instance saw it in.  */
   bool fused;
   enum nf_kind kind;
   const char *reason;
@@ -163,27 +166,53 @@ struct nf_early_verdict
 static struct nf_early_verdict *nf_early;
 static unsigned nf_n_early, nf_cap_early;
 
-/* The early verdict on the loop at LOCUS, or NULL.  */
-static const struct nf_early_verdict *
-nf_loop_early_verdict (location_t locus)
+/* The early verdict on the loop at LOCUS seen in the function of
+   DECL_UID FN_UID, or NULL.  */
+static struct nf_early_verdict *
+nf_loop_early_entry (location_t locus, int fn_uid)
 {
   for (unsigned i = 0; locus != UNKNOWN_LOCATION && i < nf_n_early; i++)
-    if (nf_early[i].locus == locus)
+    if (nf_early[i].locus == locus && nf_early[i].fn_uid == fn_uid)
       return &nf_early[i];
   return NULL;
 }
 
-/* Record the early verdict on the loop at LOCUS: FUSED, or missed as
-   KIND for REASON.  A fusion overrides a miss (another copy, inlined
-   into a caller with other arguments).  */
+/* The early verdict on LOOP, a loop of the current function after
+   inlining: the verdict on its locus in the function its code was
+   inlined from (the innermost inlined scope of its location first), or
+   in the current function.  A copy of an early region's fallback so
+   finds its function's verdict however GCC reshaped the test that
+   guards it (jump threading duplicates it).  */
+static const struct nf_early_verdict *
+nf_loop_early_verdict (class loop *loop)
+{
+  location_t loc = find_loop_location (loop).get_location_t ();
+  location_t locus = LOCATION_LOCUS (loc);
+  for (tree b = LOCATION_BLOCK (loc); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    if (inlined_function_outer_scope_p (b))
+      {
+	tree origin = block_ultimate_origin (b);
+	const struct nf_early_verdict *v
+	  = origin && TREE_CODE (origin) == FUNCTION_DECL
+	      ? nf_loop_early_entry (locus, DECL_UID (origin))
+	      : NULL;
+	if (v)
+	  return v;
+      }
+  return nf_loop_early_entry (locus, DECL_UID (current_function_decl));
+}
+
+/* Record the early verdict on the loop at LOCUS of the current
+   function: FUSED, or missed as KIND for REASON.  */
 static void
 nf_loop_note_early (location_t locus, bool fused, enum nf_kind kind,
 		    const char *reason)
 {
   if (locus == UNKNOWN_LOCATION)
     return;
-  struct nf_early_verdict *v
-    = (struct nf_early_verdict *) nf_loop_early_verdict (locus);
+  int uid = DECL_UID (current_function_decl);
+  struct nf_early_verdict *v = nf_loop_early_entry (locus, uid);
   if (!v)
     {
       if (nf_n_early == nf_cap_early)
@@ -194,15 +223,13 @@ nf_loop_note_early (location_t locus, bool fused, enum nf_kind kind,
 	}
       v = &nf_early[nf_n_early++];
       v->locus = locus;
+      v->fn_uid = uid;
       v->fused = false;
       v->reason = NULL;
     }
-  if (fused || !v->fused)
-    {
-      v->fused |= fused;
-      v->kind = kind;
-      v->reason = fused ? NULL : reason;
-    }
+  v->fused |= fused;
+  v->kind = kind;
+  v->reason = fused ? NULL : reason;
 }
 
 /* Whether a floating-point value computed in LOOP reaches, after it and
@@ -312,10 +339,11 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
   location_t locus
     = LOCATION_LOCUS (find_loop_location (loop).get_location_t ());
   const struct nf_early_verdict *ev = early ? NULL
-					     : nf_loop_early_verdict (locus);
-  if (!early
-      && (nf_opts.mode == NF_MODE_REPORT ? ev && ev->fused
-					 : nf_loop_in_fallback (loop)))
+					     : nf_loop_early_verdict (loop);
+  /* A loop the early instance fused, in this function or in one
+     inlined here, is its region's fallback (in mode=report, its
+     original): done with.  */
+  if (!early && ((ev && ev->fused) || nf_loop_in_fallback (loop)))
     return false;
   unsigned n_consumed = consumed.length ();
   enum nf_kind kind = NF_KIND_MULREDSQRT;

@@ -42,11 +42,6 @@ def _errno(flags):
     return not fast_math(flags) and '-fno-math-errno' not in flags
 
 
-def _cdce(flags):
-    # GCC's cdce (the errno diamond around sqrt) runs from -O2 on.
-    return _errno(flags) and '-O1' not in flags
-
-
 # -- known limitations --------------------------------------------------------
 # Perturbations that keep the idiom mathematically but that a tool does not
 # fuse, and why.  Each entry: (tool, tag, flags predicate, reason).  A
@@ -59,16 +54,6 @@ KNOWN_LIMITATIONS = [
      "takes a float eps, which cannot hold 1e-5 (a bug the fuzzer found: "
      "both tools used to narrow it; neuronfuse.loop/miss-eps-double.c)"),
     ('clang', 'eps-double', lambda f: True, "as for the plugin"),
-    ('plugin', 'nrm2-sqrt-not-returned', _cdce,
-     "with errno, cdce's diamond around sqrt (s) gives the region a second "
-     "exit unless the root is returned or stored at once: 'the region has "
-     "a second exit'"),
-    ('plugin', 'nrm2-double-acc', _cdce,
-     "float data summed in a double, sqrt (s) of the double: as above"),
-    ('plugin', 'rms-div-sqrt-loop', lambda f: opt3(f) and _errno(f),
-     "x / sqrtf (s) inside the scaling loop: at -O3 loop unswitching on "
-     "cdce's errno test makes two copies of the loop ('more than two "
-     "loops'; neuronfuse.loop/rmsnorm-div-sqrt.c)"),
     ('plugin', 'elementwise-loop', _errno,
      "y[i] = exp (x[i]) - 1 / log (1 + x[i]) loops: without "
      "-fno-signed-zeros only the scalar rewrite happens (a region of the "
