@@ -1372,10 +1372,18 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 	    reason = "the norm is not used after the loop";
 	  else
 	    {
+	      /* Floats summed in double, the root in double: the plain
+		 loop is a double sum of exact squares, which nf_sumsq_f32
+		 sums in another order, not always as well; nf_nrm2d_f32
+		 sums them without error (as the plugin does).  Where the
+		 compiler may reorder the loop's sum anyway, the fast one.  */
+	      if (sumsq && elem == NF_ELEM_F32 && !t->associative_math)
+		sumsq = false;
 	      const char *callee
-		= sumsq
-		    ? (elem == NF_ELEM_F32 ? "nf_sumsq_f32" : "nf_sumsq_f64")
-		    : (elem == NF_ELEM_F32 ? "nf_nrm2_f32" : "nf_nrm2_f64");
+		= sumsq ? (elem == NF_ELEM_F32 ? "nf_sumsq_f32" : "nf_sumsq_f64")
+		  : elem == NF_ELEM_F32
+		    ? (m.accum == NF_ELEM_F64 ? "nf_nrm2d_f32" : "nf_nrm2_f32")
+		    : "nf_nrm2_f64";
 	      /* The call computing the norm, in the statement right after
 		 the loop; the loop goes, the call becomes the kernel's.
 		 The accumulator must be read nowhere else after the

@@ -209,6 +209,23 @@ nf_args_signed_zeros (const struct nf_cli *cli)
   return on;
 }
 
+/* Whether the compiler arguments let a sum be reordered (the last of
+   -fassociative-math, -fno-associative-math, -funsafe-math-optimizations,
+   -ffast-math, -Ofast wins), as GCC's flag_associative_math says.  */
+static bool
+nf_args_associative_math (const struct nf_cli *cli)
+{
+  bool on = false;
+  for (int i = 0; i < cli->n_clang_args; i++)
+    if (!strcmp (cli->clang_args[i], "-fno-associative-math"))
+      on = false;
+    else if (!strcmp (cli->clang_args[i], "-fassociative-math")
+	     || !strcmp (cli->clang_args[i], "-funsafe-math-optimizations")
+	     || nf_arg_fast_math (cli->clang_args[i]))
+      on = true;
+  return on;
+}
+
 bool
 nf_tool_in_macro (const nf_tool *t, size_t begin, size_t end)
 {
@@ -386,6 +403,7 @@ main (int argc, char **argv)
   t.kinds = cli.kinds;
   t.math_errno = nf_args_math_errno (&cli);
   t.signed_zeros = nf_args_signed_zeros (&cli);
+  t.associative_math = nf_args_associative_math (&cli);
   char *buf = NULL;
   CXIndex index = NULL;
   status = 1;

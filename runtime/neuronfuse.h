@@ -75,6 +75,14 @@ void nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
 float nf_nrm2_f32 (const float *x, size_t n);
 double nf_nrm2_f64 (const double *x, size_t n);
 
+/* The Euclidean norm of floats in double, as sqrt (s) of a double sum
+   of (double) x[i] * x[i] computes it: the squares (exact in double)
+   summed without error (TwoSum, then long double), its root rounded
+   once: within 0.5 ulp + 2^-11 ulp whatever n, where the plain double
+   loop's sum alone errs by up to (n - 1) 2^-53.  0 for n == 0, NaN and
+   Inf as nf_nrm2_*.  */
+double nf_nrm2d_f32 (const float *x, size_t n);
+
 /* Sum of the squares of X[0..N-1], the building block of the kernels
    above; 0 for n == 0, NaN and Inf as nf_nrm2_*.  f32: plain double sum,
    relative error at most (n - 1) 2^-53 (the squares are exact).  f64:

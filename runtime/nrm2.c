@@ -1,5 +1,5 @@
-/* nrm2.c: nf_nrm2_f32/f64, the Euclidean norm as the square root of a
-   dispatched sum of squares (kernels.h).
+/* nrm2.c: nf_nrm2_f32/f64 and nf_nrm2d_f32, the Euclidean norm as the
+   square root of a dispatched sum of squares (kernels.h).
 
    f32: the double sum of nf_sumsq_f32 cannot overflow or underflow
    (squares of floats lie between 2^-298 and 2^256).  f64: the fast sum
@@ -20,6 +20,15 @@ float
 nf_nrm2_f32 (const float *x, size_t n)
 {
   return (float) sqrt (NF_KERNEL (sumsq_f32) (x, n));
+}
+
+/* The squares of floats summed without error in long double
+   (nf_sumsq_acc_f32_*), the root of the sum in long double, then
+   rounded once to double.  */
+double
+nf_nrm2d_f32 (const float *x, size_t n)
+{
+  return (double) sqrtl (NF_KERNEL (sumsq_acc_f32) (x, n));
 }
 
 /* Below this length the fast sum's bound (3 2^-53) is no better than

@@ -32,7 +32,7 @@ the loop is not a square: 'the two factors of the square differ').
 Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.
 """
 
-from fuzz_common import ProgBase, TYPES
+from fuzz_common import FAST_F32_IN_F64, ProgBase, TYPES
 
 # Integer data: the type and the range of its values.
 INT_DATA = {'signed char': (-127, 127), 'unsigned char': (0, 255),
@@ -84,6 +84,9 @@ class ReduceBase(ProgBase):
         if self.kind == 'MulRedSqrt' and self.ty == 'double' and \
            self.acc == 'double' and self.pos_n[pos] >= 16:
             return 2.0    # nf_nrm2_f64 (see fuzz_check.compare)
+        if self.kind == 'MulRedSqrt' and self.ty == 'float' and \
+           self.acc == 'double' and self.fastmath:
+            return FAST_F32_IN_F64    # nf_sumsq_f32 (fuzz_common)
         return self.slack
 
     def reduce_driver(self):

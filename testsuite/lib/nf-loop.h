@@ -66,6 +66,8 @@ NF_LOOP_WRAP (nf_rmsnorm_rows_f16, void,
 	       size_t n, float eps),
 	      (y, x, w, rows, n, eps), )
 NF_LOOP_WRAP (nf_nrm2_f32, float, (const float *x, size_t n), (x, n), return)
+NF_LOOP_WRAP (nf_nrm2d_f32, double, (const float *x, size_t n), (x, n),
+	      return)
 NF_LOOP_WRAP (nf_nrm2_f64, double, (const double *x, size_t n), (x, n),
 	      return)
 NF_LOOP_WRAP (nf_sumsq_f32, double, (const float *x, size_t n), (x, n),

@@ -1,8 +1,10 @@
-/* Area: runtime, nf_nrm2_f32/f64 and nf_sumsq_f32/f64.
+/* Area: runtime, nf_nrm2_f32/f64, nf_nrm2d_f32 and nf_sumsq_f32/f64.
    Purpose: against MPFR (512 bits, rounded once to long double) on
    random vectors, f64 within 2 ulp and f32 within 0.5 ulp + 2^-16
    (the header's bounds for n <= 4096), and neither worse than the plain
-   loop in its type (largest error over all vectors); nf_sumsq_f64 within
+   loop in its type (largest error over all vectors); nf_nrm2d_f32 (a
+   float vector's norm in double) within 0.5 ulp + 2^-11 and never worse
+   than the plain double loop, vector by vector; nf_sumsq_f64 within
    2^-60 relative (long double, error-free double-double sums); n = 0
    gives 0 and reads
    nothing; near the limits of the type, where the plain loop overflows
@@ -75,6 +77,16 @@ plain_f32 (const float *x, size_t n)
   return sqrtf (s);
 }
 
+/* The plain loop nf_nrm2d_f32 replaces: floats squared in double.  */
+static double
+plain_f32_in_f64 (const float *x, size_t n)
+{
+  double s = 0;
+  for (size_t i = 0; i < n; i++)
+    s += (double) x[i] * x[i];
+  return sqrt (s);
+}
+
 static double xd[MAXN];
 static float xf[MAXN];
 
@@ -109,6 +121,15 @@ check_f32 (size_t n)
   if (!(e <= F32_BOUND))
     fprintf (stderr, "f32 n=%zu: %a want %La, %Lg ulp\n", n, got, want, e);
   CHECK (e <= F32_BOUND);
+  /* The norm in double: correctly rounded but for 2^-11 ulp, and so
+     never worse than the plain loop (beyond that 2^-11).  */
+  double gd = nf_nrm2d_f32 (xf, n);
+  long double ed = NF_ULPS_D (gd, want);
+  long double ep = NF_ULPS_D (plain_f32_in_f64 (xf, n), want);
+  if (!(ed <= 0.5L + 0x1p-11L && ed <= ep + 0x1p-11L))
+    fprintf (stderr, "f32 in f64 n=%zu: %a want %La, %Lg ulp (plain %Lg)\n",
+	     n, gd, want, ed, ep);
+  CHECK (ed <= 0.5L + 0x1p-11L && ed <= ep + 0x1p-11L);
   return e;
 }
 
@@ -117,7 +138,7 @@ main (void)
 {
   nf_check_isa ();
   /* Random vectors; the f64 error against the plain loop's.  */
-  static const size_t ns[] = { 1, 2, 7, 64, 1000, MAXN };
+  static const size_t ns[] = { 1, 2, 3, 5, 7, 13, 33, 64, 1000, MAXN };
   long double w64 = 0, w32 = 0, p64 = 0, p32 = 0;
   for (int rep = 0; rep < 20; rep++)
     for (size_t k = 0; k < NF_N (ns); k++)
@@ -137,6 +158,7 @@ main (void)
   /* n = 0: 0, nothing read.  */
   CHECK (nf_nrm2_f64 (NULL, 0) == 0 && !signbit (nf_nrm2_f64 (NULL, 0)));
   CHECK (nf_nrm2_f32 (NULL, 0) == 0 && nf_sumsq_f32 (NULL, 0) == 0);
+  CHECK (nf_nrm2d_f32 (NULL, 0) == 0 && !signbit (nf_nrm2d_f32 (NULL, 0)));
   CHECK (nf_sumsq_f64 (NULL, 0) == 0);
 
   /* Near the limits, where the plain loop overflows or underflows.  */
@@ -187,6 +209,7 @@ main (void)
       CHECK (isnan (nf_sumsq_f64 (a, 3)) && isinf (nf_sumsq_f64 (b, 3)));
       static const float af[] = { 1, NAN, INFINITY }, bf[] = { -INFINITY, 1 };
       CHECK (isnan (nf_nrm2_f32 (af, 3)) && nf_nrm2_f32 (bf, 2) == INFINITY);
+      CHECK (isnan (nf_nrm2d_f32 (af, 3)) && nf_nrm2d_f32 (bf, 2) == INFINITY);
     }
   NF_DONE ();
 }

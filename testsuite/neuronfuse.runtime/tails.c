@@ -151,6 +151,9 @@ main (void)
 	  sf += (long double) xf[i] * xf[i], sd += (long double) xd[i] * xd[i];
 	}
       CHECK (fabsl (nf_sumsq_f32 (xf, n) - sf) <= 0x1p-46L * sf);
+      /* sf, sums of exact 48-bit squares in long double, is within
+	 n 2^-64 itself: the norm in double rounds it once more.  */
+      CHECK (fabsl (nf_nrm2d_f32 (xf, n) - sqrtl (sf)) <= 0x1p-52L * sqrtl (sf));
       CHECK (fabsl (nf_sumsq_f64 (xd, n) - sd) <= 0x1p-60L * sd);
       CHECK (fabsl (nf_nrm2_f64 (xd, n) - sqrtl (sd)) <= 0x1p-50L * sqrtl (sd));
     }

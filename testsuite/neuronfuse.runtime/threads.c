@@ -40,7 +40,7 @@ struct out
   _Float16 r16[MAXN];
 #endif
   float n32;
-  double n64, s32;
+  double n64, s32, nd32;
   long double s64;
 };
 
@@ -87,6 +87,7 @@ run_all (const struct job *j, size_t n, struct out *o)
   o->n32 = nf_nrm2_f32 (j->x32, n);
   o->n64 = nf_nrm2_f64 (j->x64, n);
   o->s32 = nf_sumsq_f32 (j->x32, n);
+  o->nd32 = nf_nrm2d_f32 (j->x32, n);
   o->s64 = nf_sumsq_f64 (j->x64, n);
 }
 
@@ -164,6 +165,7 @@ main (void)
 	CHECK (memcmp (&g->n32, &want.n32, sizeof want.n32) == 0);
 	CHECK (memcmp (&g->n64, &want.n64, sizeof want.n64) == 0);
 	CHECK (memcmp (&g->s32, &want.s32, sizeof want.s32) == 0);
+	CHECK (memcmp (&g->nd32, &want.nd32, sizeof want.nd32) == 0);
 	/* (Only the value bytes of a long double: x87's has padding.)  */
 	CHECK (g->s64 == want.s64);
       }
