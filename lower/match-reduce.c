@@ -42,24 +42,24 @@
 
 #include <math.h>
 
-/* Whether V flows, through any of its scalar users and at most DEPTH
-   scalar ops, into a scalar root: sqrt, rsqrt or a constant power
-   (pow (.., -0.5), and pow (.., -1) as a near miss of it).  A sum of
-   squares
-   that never reaches one (returned as is, a mean squared error) is no
-   near miss of a norm.  */
+/* Whether V flows, through at most DEPTH of its users no wider than
+   RANK (the reduction's own rank: a scalar, or one value per row), into
+   a root: sqrt, rsqrt or a constant power (pow (.., -0.5), and
+   pow (.., -1) as a near miss of it).  A sum of squares that never
+   reaches one (returned as is, a mean squared error) is no near miss of
+   a norm.  */
 static bool
-nf_reaches_root (const nf_region *r, nf_value v, int depth)
+nf_reaches_root (const nf_region *r, nf_value v, int rank, int depth)
 {
   for (nf_value u = v + 1; u < nf_region_n_values (r); u++)
     {
       bool uses = false;
       for (int i = 0; i < nf_op_n_operands (r, u); i++)
 	uses |= nf_op_operand (r, u, i) == v;
-      /* Scalars only: a norm is a root of the sum itself, not of an
-	 elementwise value it is added into (a quantizer's weights,
+      /* No wider than the sum: a norm is a root of the sum itself, not
+	 of an elementwise value it is added into (a quantizer's weights,
 	 sqrtf (sigma2 + x[j] * x[j])).  */
-      if (!uses || nf_value_type (r, u).rank != 0)
+      if (!uses || nf_value_type (r, u).rank > rank)
 	continue;
       enum nf_opcode op = nf_op (r, u);
       if (op == NF_OP_SQRT || op == NF_OP_RSQRT
@@ -67,7 +67,7 @@ nf_reaches_root (const nf_region *r, nf_value v, int depth)
 	      && nf_op (r, nf_op_operand (r, u, 1)) == NF_OP_CONST))
 	return true;
       if (depth > 0 && op != NF_OP_STORE && op != NF_OP_REDUCE
-	  && nf_reaches_root (r, u, depth - 1))
+	  && nf_reaches_root (r, u, rank, depth - 1))
 	return true;
     }
   return false;
@@ -108,7 +108,7 @@ nf_match_sumsq (const nf_region *r, nf_value anchor, nf_match *m,
   nf_value bs = nf_strip_widen (r, b, &casts);
   if (!nf_same_value (r, as, bs))
     return false;		/* x * y: not a square.  */
-  if (!nf_reaches_root (r, anchor, 6))
+  if (!nf_reaches_root (r, anchor, nf_value_type (r, anchor).rank, 6))
     return false;		/* No norm: not a candidate.  */
   if (nf_reduce_combiner (r, anchor) != NF_OP_ADD)
     return nf_match_fail (m, "the reduction does not add");

@@ -81,7 +81,9 @@ build_rms (struct graph *g, const struct rms_opts *o)
     eps = nf_const (r, f, 1e-5);
   else if (o->eps_kind == 2)
     eps = nf_const (r, f, -1);
-  else if (o->eps_kind == 3)
+  else if (o->eps_kind == 3)	/* A float read through a pointer.  */
+    eps = nf_load (r, wp, f, 0, 0, 0);
+  else if (o->eps_kind == 6)	/* eps[i]: the sum added into elements.  */
     eps = nf_load (r, wp, nf_tensor1_type (NF_ELEM_F32, dn), 0, 1, 0);
   g->eps = eps;
   nf_value a = mean;
@@ -221,6 +223,9 @@ test_rmsnorm (void)
   RMS ("eps is not a finite, non-negative constant", .weight = 1,
        .eps_kind = 2);
   RMS ("eps is not a loop-invariant scalar", .weight = 1, .eps_kind = 3);
+  /* sqrt (mean + eps[i]) is a root of elements, not of the sum: as a
+     quantizer's sqrtf (sigma2 + x[j] * x[j]), no candidate.  */
+  RMS (no_candidate, .weight = 0, .eps_kind = 6);
   RMS ("there is no + eps under the sqrt", .weight = 1, .eps_kind = 4);
   RMS ("eps is added outside the sqrt", .weight = 1, .eps_kind = 5);
   RMS ("mean + eps is raised to a power other than -0.5", .weight = 1,
