@@ -20,8 +20,8 @@
    REDUCE whose init is the accumulator's value before the loop (the
    statement just before it, `float ss = 0.0f;`).  Values still held by
    variables read after the region escape, as SSA names used after the
-   plugin's region do.  lower/'s matchers (nf_match_mulredsqrt, then
-   nf_match_rmsnorm) decide.
+   plugin's region do.  lower/'s nf_match_norm (MulRedSqrt, then
+   RMSNorm) decides.
 
    Rewrites (the plugin's calls and overlap test):
      RMSNorm: the statements from the first loop to the second become
@@ -1308,18 +1308,9 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
   bool ok = false;
   if (!g.fail)
     {
-      nf_match mm, mr;
-      mm.reason = mr.reason = NULL;
-      bool want_m = t->kinds & NF_KIND_MULREDSQRT;
-      bool want_r = t->kinds & NF_KIND_RMSNORM;
-      if (want_m && nf_match_mulredsqrt (g.r, g.reduce, &mm))
-	m = mm, ok = true, kind = NF_KIND_MULREDSQRT;
-      else if (want_r && nf_match_rmsnorm (g.r, g.reduce, &mr))
-	m = mr, ok = true, kind = NF_KIND_RMSNORM;
-      else if (want_r && mr.reason)
-	reason = mr.reason;
-      else
-	kind = NF_KIND_MULREDSQRT, reason = want_m ? mm.reason : NULL;
+      ok = nf_match_norm (g.r, g.reduce, t->kinds, &m);
+      kind = m.kind;
+      reason = ok ? NULL : m.reason;
     }
   else
     reason = g.fail;

@@ -550,3 +550,36 @@ nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m)
     return false;
   return nf_match_accept (r, m, &l);
 }
+
+bool
+nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
+	       nf_match *m)
+{
+  bool want_m = kinds & NF_KIND_MULREDSQRT;
+  bool want_r = kinds & NF_KIND_RMSNORM;
+  if (want_m && nf_match_mulredsqrt (r, anchor, m))
+    return true;
+  const char *why_m = want_m ? m->reason : NULL;
+  if (want_r && nf_match_rmsnorm (r, anchor, m))
+    return true;
+  const char *why_r = want_r ? m->reason : NULL;
+
+  /* Whether the shared core failed: then both matchers stopped at it.  */
+  nf_match core;
+  nf_oplist l = { { 0 }, 0 };
+  nf_value x, via;
+  nf_match_init (&core, NF_KIND_MULREDSQRT, anchor);
+  bool core_ok = nf_match_sumsq (r, anchor, &core, &l, &x);
+  nf_value u = nf_user_through_casts (r, anchor, NULL, &via);
+  bool to_sqrt = u != NF_NO_VALUE && nf_op (r, u) == NF_OP_SQRT;
+
+  nf_match_init (m, NF_KIND_RMSNORM, anchor);
+  if (why_r && (core_ok || !to_sqrt || !want_m))
+    m->reason = why_r;
+  else
+    {
+      m->kind = NF_KIND_MULREDSQRT;
+      m->reason = why_m;
+    }
+  return false;
+}

@@ -191,6 +191,12 @@ check_rms (const struct rms_opts *o, const char *reason, int line)
 		 m.reason ? m.reason : "(none)");
       CHECK (!ok && m.reason && strcmp (m.reason, reason) == 0);
       CHECK (m.cluster == NULL);
+      /* Both norm matchers: the sum goes on to a mean, so RMSNorm's.  */
+      nf_match mn;
+      CHECK (!nf_match_norm (g.r, g.anchor,
+			     NF_KIND_RMSNORM | NF_KIND_MULREDSQRT, &mn));
+      CHECK (mn.kind == NF_KIND_RMSNORM && mn.reason
+	     && strcmp (mn.reason, reason) == 0);
     }
   nf_match_release (&m);
   nf_region_free (g.r);
@@ -255,7 +261,7 @@ test_rmsnorm (void)
 static void
 test_mulredsqrt (void)
 {
-  for (int variant = 0; variant < 7; variant++)
+  for (int variant = 0; variant < 8; variant++)
     {
       nf_region *r = nf_region_new ("l2");
       nf_value np = nf_param (r, "n", nf_scalar_type (NF_ELEM_I64), false);
@@ -274,7 +280,8 @@ test_mulredsqrt (void)
 					     2.0))
 		      : nf_binary (r, NF_OP_MUL, xd, xd);
       nf_value ss = nf_reduce (r, sq,
-			       nf_const (r, nf_scalar_type (NF_ELEM_F64), 0),
+			       nf_const (r, nf_scalar_type (NF_ELEM_F64),
+					 variant == 7 ? 1e-12 : 0),
 			       NF_OP_ADD, 1u);
       nf_value root
 	= variant == 2 || variant == 5
@@ -325,6 +332,17 @@ test_mulredsqrt (void)
 				      "loop, not read from an array (no "
 				      "kernel takes it)")
 		      == 0);
+	  break;
+	case 7:			/* sqrt (eps + sum): opus's stereo_itheta.  */
+	  {
+	    nf_match mn;
+	    CHECK (!nf_match_norm (r, ss, NF_KIND_RMSNORM
+					      | NF_KIND_MULREDSQRT, &mn));
+	    /* The sum goes straight to sqrt: an L2 norm's near miss.  */
+	    CHECK (mn.kind == NF_KIND_MULREDSQRT && mn.reason
+		   && strcmp (mn.reason, "the reduction does not start "
+					 "from 0") == 0);
+	  }
 	  break;
 	}
       /* The L2 norm is no RMSNorm, and says nothing about it.  */

@@ -49,6 +49,15 @@ bool nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m);
    anchored on the REDUCE.  */
 bool nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m);
 
+/* The two above on one sum, among KINDS (a mask of enum nf_kind):
+   MulRedSqrt, else RMSNorm.  On false, M->kind and M->reason say what
+   to report (reason NULL: nothing): RMSNorm's reason once its matcher
+   got past the sum of squares they share, and for a sum breaking a guard
+   of that core, the kind its use shows (a sum passed straight to sqrt
+   is an L2 norm, anything else RMSNorm).  */
+bool nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
+		    nf_match *m);
+
 /* exp (x) - 1 (or -1 + exp (x), 1 - exp (x)): anchored on the SUB or ADD,
    as a near miss (exp (x) - 2) is only one from there.  */
 bool nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m);

@@ -64,32 +64,16 @@ struct nf_loop_call
 };
 
 /* Step 2.  Match ANCHOR as MulRedSqrt, else RMSNorm, among the enabled
-   kinds.  On failure, *KIND and *REASON say what to report (*REASON NULL:
-   nothing).  */
+   kinds (nf_match_norm).  On failure, *KIND and *REASON say what to
+   report (*REASON NULL: nothing).  */
 static bool
 nf_loop_match (struct nf_lregion *g, nf_value anchor, nf_match *m,
 	       enum nf_kind *kind, const char **reason)
 {
-  nf_match mm, mr;
-  bool want_m = nf_opts.kinds & NF_KIND_MULREDSQRT;
-  bool want_r = nf_opts.kinds & NF_KIND_RMSNORM;
-  mm.reason = mr.reason = NULL;
-  if (want_m && nf_match_mulredsqrt (g->r, anchor, &mm))
-    {
-      *m = mm;
-      return true;
-    }
-  if (want_r && nf_match_rmsnorm (g->r, anchor, &mr))
-    {
-      *m = mr;
-      return true;
-    }
-  /* RMSNorm's reason, unless the sum goes straight to sqrt (then it
-     gives none) or it is not wanted.  */
-  if (want_r && mr.reason)
-    *kind = NF_KIND_RMSNORM, *reason = mr.reason;
-  else
-    *kind = NF_KIND_MULREDSQRT, *reason = want_m ? mm.reason : NULL;
+  if (nf_match_norm (g->r, anchor, nf_opts.kinds, m))
+    return true;
+  *kind = m->kind;
+  *reason = m->reason;
   /* A part of the region that could not be built explains more.  */
   if (*reason && g->fail)
     *reason = g->fail;
