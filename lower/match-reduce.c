@@ -551,6 +551,23 @@ nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m)
   return nf_match_accept (r, m, &l);
 }
 
+/* Whether V, or a float cast of it (DEPTH casts deep), is an operand of
+   a sqrt: the sum is an L2 norm's even when it has other users (opus's
+   stereo_itheta adds its two sums too).  */
+static bool
+nf_feeds_sqrt (const nf_region *r, nf_value v, int depth)
+{
+  for (nf_value u = v + 1; u < nf_region_n_values (r); u++)
+    for (int i = 0; i < nf_op_n_operands (r, u); i++)
+      if (nf_op_operand (r, u, i) == v
+	  && (nf_op (r, u) == NF_OP_SQRT
+	      || (depth > 0 && nf_op (r, u) == NF_OP_CONVERT
+		  && nf_elem_is_float (nf_value_type (r, u).elem)
+		  && nf_feeds_sqrt (r, u, depth - 1))))
+	return true;
+  return false;
+}
+
 bool
 nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
 	       nf_match *m)
@@ -567,11 +584,10 @@ nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
   /* Whether the shared core failed: then both matchers stopped at it.  */
   nf_match core;
   nf_oplist l = { { 0 }, 0 };
-  nf_value x, via;
+  nf_value x;
   nf_match_init (&core, NF_KIND_MULREDSQRT, anchor);
   bool core_ok = nf_match_sumsq (r, anchor, &core, &l, &x);
-  nf_value u = nf_user_through_casts (r, anchor, NULL, &via);
-  bool to_sqrt = u != NF_NO_VALUE && nf_op (r, u) == NF_OP_SQRT;
+  bool to_sqrt = nf_feeds_sqrt (r, anchor, 2);
 
   nf_match_init (m, NF_KIND_RMSNORM, anchor);
   if (why_r && (core_ok || !to_sqrt || !want_m))

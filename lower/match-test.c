@@ -293,6 +293,8 @@ test_mulredsqrt (void)
 	nf_value_set_escapes (r, ss);
       if (variant == 4)
 	nf_value_set_escapes (r, sq);
+      if (variant == 7)		/* stereo_itheta also adds its sums.  */
+	nf_value_set_escapes (r, nf_binary (r, NF_OP_ADD, ss, ss));
       nf_value_set_escapes (r, root);
       nf_match m;
       bool ok = nf_match_mulredsqrt (r, ss, &m);
