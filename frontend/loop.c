@@ -658,11 +658,11 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
 	    break;
 	  default:
 	    return nf_lp_fail (g, "the region computes something the "
-				  "matchers do not know");
+				  "matchers do not model");
 	  }
 	if (nf_ast_children (c, kids, 2) != 2 || !nf_elem_is_float (elem))
 	  return nf_lp_fail (g, "the region computes something the "
-				"matchers do not know");
+				"matchers do not model");
 	nf_value a = nf_lp_expr (g, kids[0], k);
 	nf_value b = nf_lp_expr (g, kids[1], k);
 	/* _Float16 arithmetic is done in float and stays there until an
@@ -679,14 +679,14 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
 	  && nf_ast_children (c, kids, 1) == 1)
 	return nf_lp_unary (g, NF_OP_NEG, nf_lp_expr (g, kids[0], k));
       return nf_lp_fail (g, "the region computes something the matchers "
-			    "do not know");
+			    "do not model");
     case CXCursor_CallExpr:
       {
 	int nargs = 0;
 	enum nf_opcode op = nf_lp_math (c, &nargs);
 	if (op == NF_OP_COUNT_ || clang_Cursor_getNumArguments (c) != nargs)
 	  return nf_lp_fail (g, "the region calls a function other than the "
-				"math functions the matchers know");
+				"math functions it models");
 	nf_value a = nf_lp_expr (g, clang_Cursor_getArgument (c, 0), k);
 	nf_value v;
 	if (nargs == 1)
@@ -705,7 +705,7 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
       }
     default:
       return nf_lp_fail (g, "the region computes something the matchers "
-			    "do not know");
+			    "do not model");
     }
 }
 

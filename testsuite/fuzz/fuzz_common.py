@@ -99,7 +99,7 @@ KNOWN_LIMITATIONS = [
     ('clang', 'fabs-square', lambda f: True,
      "fabs (x[i]) * fabs (x[i]): GCC folds |x| * |x| to x * x before the "
      "plugin sees it; the frontend does not model fabs ('the region calls "
-     "a function other than the math functions the matchers know')"),
+     "a function other than the math functions it models')"),
     ('clang', 'neg-square', lambda f: True,
      "(-x[i]) * (-x[i]): GCC folds it to x[i] * x[i]; the frontend keeps "
      "the negations ('the two factors of the square differ', a misleading "
