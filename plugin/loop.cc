@@ -70,10 +70,11 @@ static bool
 nf_loop_match (struct nf_lregion *g, nf_value anchor, nf_match *m,
 	       enum nf_kind *kind, const char **reason)
 {
-  if (nf_match_norm (g->r, anchor, nf_opts.kinds, m))
-    return true;
+  bool matched = nf_match_norm (g->r, anchor, nf_opts.kinds, m);
   *kind = m->kind;
   *reason = m->reason;
+  if (matched)
+    return true;
   /* A part of the region that could not be built explains more.  */
   if (*reason && g->fail)
     *reason = g->fail;
@@ -736,7 +737,7 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
       for (nf_value a = anchor + 1; !matched && a < nf_region_n_values (g.r);
 	   a++)
 	{
-	  enum nf_kind k2;
+	  enum nf_kind k2 = NF_KIND_RMSNORM;
 	  const char *why = NULL;
 	  if (nf_op (g.r, a) != NF_OP_REDUCE)
 	    continue;
