@@ -234,6 +234,17 @@ nf_is_invariant_scalar (const nf_region *r, nf_value v)
     }
 }
 
+/* Whether U, a user of a sum read as VIA, multiplies it by another sum:
+   a cosine similarity's sqrt (na) * sqrt (nb) that -ffast-math merged
+   into sqrt (na * nb).  Neither a mean nor a norm of one sum.  */
+static bool
+nf_is_product_of_sums (const nf_region *r, nf_value u, nf_value via)
+{
+  return nf_op (r, u) == NF_OP_MUL
+	 && nf_op (r, nf_strip_casts (r, nf_other_operand (r, u, via), NULL))
+	      == NF_OP_REDUCE;
+}
+
 bool
 nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m)
 {
@@ -246,6 +257,13 @@ nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m)
   if (nf_value_escapes (r, anchor) || nf_value_n_uses (r, anchor) > 1)
     return nf_match_fail (m, "the sum of squares is also used elsewhere");
   nf_value u = nf_user_through_casts (r, anchor, &l, &via);
+  nf_value via2, root = u == NF_NO_VALUE ? NF_NO_VALUE
+			: nf_user_through_casts (r, u, NULL, &via2);
+  if (root != NF_NO_VALUE && nf_is_product_of_sums (r, u, via)
+      && nf_op (r, root) == NF_OP_SQRT)
+    return nf_match_fail (m, "the sum of squares is multiplied by another "
+			     "sum under the sqrt (sqrt (a) * sqrt (b) "
+			     "merged, as -ffast-math does)");
   if (u == NF_NO_VALUE || nf_op (r, u) != NF_OP_SQRT)
     return nf_match_fail (m, "the sum of squares is not passed to sqrt");
   nf_oplist_add (&l, u);
@@ -269,7 +287,7 @@ nf_match_mean (const nf_region *r, nf_value u, nf_value via, nf_dim d,
 	return nf_match_fail (m, "the divisor of the mean is not the "
 				 "reduction's trip count");
     }
-  else if (nf_op (r, u) == NF_OP_MUL)
+  else if (nf_op (r, u) == NF_OP_MUL && !nf_is_product_of_sums (r, u, via))
     {
       if (!nf_is_inv_trip_count (r, nf_other_operand (r, u, via), d, l))
 	return nf_match_fail (m, "the sum of squares is multiplied by "

@@ -261,7 +261,7 @@ test_rmsnorm (void)
 static void
 test_mulredsqrt (void)
 {
-  for (int variant = 0; variant < 8; variant++)
+  for (int variant = 0; variant < 9; variant++)
     {
       nf_region *r = nf_region_new ("l2");
       nf_value np = nf_param (r, "n", nf_scalar_type (NF_ELEM_I64), false);
@@ -283,9 +283,21 @@ test_mulredsqrt (void)
 			       nf_const (r, nf_scalar_type (NF_ELEM_F64),
 					 variant == 7 ? 1e-12 : 0),
 			       NF_OP_ADD, 1u);
+      nf_value other = NF_NO_VALUE;
+      if (variant == 8)		/* A second sum, of y * y.  */
+	{
+	  nf_value y = nf_convert (r, nf_load (r, nf_param (r, "y", vec, true),
+					       vec, 0, 1, 0),
+				   NF_ELEM_F64);
+	  other = nf_reduce (r, nf_binary (r, NF_OP_MUL, y, y),
+			     nf_const (r, nf_scalar_type (NF_ELEM_F64), 0),
+			     NF_OP_ADD, 1u);
+	}
       nf_value root
 	= variant == 2 || variant == 5
 	    ? nf_binary (r, NF_OP_DIV, ss, nf_convert (r, np, NF_ELEM_F64))
+	  : variant == 8
+	    ? nf_unary (r, NF_OP_SQRT, nf_binary (r, NF_OP_MUL, ss, other))
 	    : nf_unary (r, NF_OP_SQRT, ss);
       if (variant == 2)		/* sqrt (s / n): a root, not of the sum.  */
 	root = nf_unary (r, NF_OP_SQRT, root);
@@ -334,6 +346,16 @@ test_mulredsqrt (void)
 				      "loop, not read from an array (no "
 				      "kernel takes it)")
 		      == 0);
+	  break;
+	case 8:			/* sqrt (na * nb): a fast-math cosine.  */
+	  {
+	    nf_match mn;
+	    CHECK (!nf_match_norm (r, ss, NF_KIND_RMSNORM
+					      | NF_KIND_MULREDSQRT, &mn));
+	    CHECK (mn.kind == NF_KIND_MULREDSQRT && mn.reason
+		   && strstr (mn.reason, "multiplied by another sum under "
+					 "the sqrt"));
+	  }
 	  break;
 	case 7:			/* sqrt (eps + sum): opus's stereo_itheta.  */
 	  {

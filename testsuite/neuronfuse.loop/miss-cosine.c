@@ -2,7 +2,9 @@
    Purpose: cosine similarity sums a dot product and two squares in one
    loop: the norms are L2 norms, but no kernel computes several sums in
    one call, so the loop stays (the loops' own result), reported once
-   with that reason.  */
+   with that reason; under -ffast-math GCC merges sqrtf (na) * sqrtf (nb)
+   into one sqrt of the product, and the entry says so (it was RMSNorm's
+   "multiplied by something other than 1 / trip count").  */
 /* { dg-do run } */
 #include "nf-loop.h"
 
@@ -10,7 +12,7 @@ __attribute__ ((noipa)) float
 cosine (const float *a, const float *b, int n)
 {
   float dot = 0, na = 0, nb = 0;
-  for (int i = 0; i < n; i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; } /* { dg-missed "(MulRedSqrt|RMSNorm): not rewritten" } */
+  for (int i = 0; i < n; i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; } /* { dg-missed "MulRedSqrt: not rewritten" } */
   return dot / (sqrtf (na) * sqrtf (nb));
 }
 
@@ -47,3 +49,4 @@ main (void)
 /* { dg-final { nf-report-regions MulRedSqrt 0 } } */
 /* { dg-final { nf-report-missed-count 1 } } */
 /* { dg-final { nf-if-flags {^(?!.*(fast-math|Ofast))} { nf-report-missed MulRedSqrt "computes another sum too" } } } */
+/* { dg-final { nf-if-flags {fast-math|Ofast} { nf-report-missed MulRedSqrt "multiplied by another sum under the sqrt" } } } */
