@@ -592,28 +592,31 @@ nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
 {
   bool want_m = kinds & NF_KIND_MULREDSQRT;
   bool want_r = kinds & NF_KIND_RMSNORM;
+
+  /* The core first: where it fails, both matchers would stop at it with
+     its reason (or none), and the kind is the one the sum's use shows.
+     Most sums of real code stop here (dot products, matmuls).  */
+  nf_oplist l = { { 0 }, 0 };
+  nf_value x;
+  nf_match_init (m, NF_KIND_MULREDSQRT, anchor);
+  if (!nf_match_sumsq (r, anchor, m, &l, &x))
+    {
+      if (!want_m && !want_r)
+	m->reason = NULL;
+      if (m->reason && want_r && (!want_m || !nf_feeds_sqrt (r, anchor, 2)))
+	m->kind = NF_KIND_RMSNORM;
+      return false;
+    }
+
   if (want_m && nf_match_mulredsqrt (r, anchor, m))
     return true;
   const char *why_m = want_m ? m->reason : NULL;
   if (want_r && nf_match_rmsnorm (r, anchor, m))
     return true;
   const char *why_r = want_r ? m->reason : NULL;
-
-  /* Whether the shared core failed: then both matchers stopped at it.  */
-  nf_match core;
-  nf_oplist l = { { 0 }, 0 };
-  nf_value x;
-  nf_match_init (&core, NF_KIND_MULREDSQRT, anchor);
-  bool core_ok = nf_match_sumsq (r, anchor, &core, &l, &x);
-  bool to_sqrt = nf_feeds_sqrt (r, anchor, 2);
-
-  nf_match_init (m, NF_KIND_RMSNORM, anchor);
-  if (why_r && (core_ok || !to_sqrt || !want_m))
-    m->reason = why_r;
-  else
-    {
-      m->kind = NF_KIND_MULREDSQRT;
-      m->reason = why_m;
-    }
+  /* RMSNorm's reason once its matcher got past the core, unless it has
+     none (the sum goes straight to sqrt: MulRedSqrt's).  */
+  nf_match_init (m, why_r ? NF_KIND_RMSNORM : NF_KIND_MULREDSQRT, anchor);
+  m->reason = why_r ? why_r : why_m;
   return false;
 }

@@ -366,6 +366,12 @@ test_mulredsqrt (void)
 	    CHECK (mn.kind == NF_KIND_MULREDSQRT && mn.reason
 		   && strcmp (mn.reason, "the reduction does not start "
 					 "from 0") == 0);
+	    /* One kind enabled: that kind's entry; none: no entry.  */
+	    CHECK (!nf_match_norm (r, ss, NF_KIND_RMSNORM, &mn)
+		   && mn.kind == NF_KIND_RMSNORM && mn.reason);
+	    CHECK (!nf_match_norm (r, ss, NF_KIND_MULREDSQRT, &mn)
+		   && mn.kind == NF_KIND_MULREDSQRT && mn.reason);
+	    CHECK (!nf_match_norm (r, ss, NF_KIND_EXPM1, &mn) && !mn.reason);
 	  }
 	  break;
 	}
