@@ -75,9 +75,9 @@ nf_loop_product_p (tree t, bool *square)
       if (gcall *c = nf_as_call (d))
 	{
 	  /* pow (x, 2); not a p-norm's pow (|x|, p).  */
-	  combined_fn fn = gimple_call_combined_fn (c);
-	  bool pow = (fn == CFN_BUILT_IN_POWF || fn == CFN_BUILT_IN_POW
-		      || fn == CFN_BUILT_IN_POWL || fn == CFN_POW)
+	  int nargs;
+	  bool pow = nf_lr_math_op (gimple_call_combined_fn (c), &nargs)
+		       == NF_OP_POW
 		     && gimple_call_num_args (c) == 2
 		     && nf_real_two_p (gimple_call_arg (c, 1));
 	  *square |= pow;
