@@ -539,7 +539,7 @@ nf_region_sym_value (const nf_region *r, int sym)
   return sym >= 0 && sym < r->n_syms ? r->syms[sym].value : NF_NO_VALUE;
 }
 
-/* The op of V; V must be a value of R (an invariant of every caller).  */
+/* NF_ASSERT's failure: say which invariant broke, and abort.  */
 void
 nf_internal_error (const char *msg, const char *file, int line)
 {
