@@ -157,19 +157,24 @@ nf_match_map (const nf_region *r, nf_value store, nf_match *m)
   nf_value op = nf_strip_casts (r, v, &l);
   enum nf_opcode code = nf_op (r, op);
   /* The scalar rewrite's expm1 (x) + 0.0, which keeps exp (x) - 1's +0
-     for x = -0 where signed zeros are honoured.  */
+     for x = -0 where signed zeros are honoured: the _pz kernels give
+     the same +0, so the add is part of the region.  */
+  nf_value top = NF_NO_VALUE; /* expm1 (x) + 0.0, when that is stored.  */
   nf_value a = code == NF_OP_ADD ? nf_strip_casts (r, nf_op_operand (r, op, 0),
-						   NULL)
+						   &l)
 				 : NF_NO_VALUE;
   if (a != NF_NO_VALUE
       && (nf_op (r, a) == NF_OP_EXPM1 || nf_op (r, a) == NF_OP_LOG1P)
       && nf_is_const (r, nf_strip_casts (r, nf_op_operand (r, op, 1), NULL),
 		      0.0))
     {
-      m->kind = nf_op (r, a) == NF_OP_EXPM1 ? NF_KIND_EXPM1 : NF_KIND_LOG1P;
-      return nf_match_fail (m, "the loop gives +0 for x = -0 where the array "
-			       "kernel gives -0 (outlined with "
-			       "-fno-signed-zeros)");
+      if (nf_value_escapes (r, a) || nf_value_single_user (r, a) == NF_NO_VALUE)
+	return nf_match_fail (m, "the result is also used elsewhere");
+      nf_oplist_add (&l, op);
+      m->plus_zero = true;
+      top = op;
+      op = a;
+      code = nf_op (r, op);
     }
   if (code != NF_OP_EXPM1 && code != NF_OP_LOG1P)
     return false;
@@ -191,7 +196,7 @@ nf_match_map (const nf_region *r, nf_value store, nf_match *m)
     return nf_match_fail (m, "the result is also used elsewhere");
   nf_oplist_add (&l, op);
   m->input = x;
-  m->result = op;
+  m->result = top != NF_NO_VALUE ? top : op;
   m->accum = nf_value_type (r, op).elem;
   return nf_match_accept (r, m, &l);
 }

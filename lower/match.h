@@ -35,6 +35,10 @@ typedef struct nf_match
 				   a square, y + c), so expm1 (x) and
 				   log1p (x) give the original's zeros:
 				   no + 0.0 is needed to keep +0.  */
+  bool plus_zero;		/* Elementwise map: the loop stores
+				   expm1 (x) + 0.0 (the scalar rewrite's
+				   +0 for x = -0), so the call is to the
+				   kernel that gives +0 there (_pz).  */
 } nf_match;
 
 /* Each matcher fills *M (freeing nothing it held) and returns true when

@@ -690,7 +690,7 @@ nf_lr_copy_into (const struct nf_lregion *g, int k, tree base, tree offset)
 	      return same ? as_a<gcall *> (s) : NULL;
 	    }
 	  if (!is_gimple_call (s)
-	      || nf_lr_math_op (gimple_call_combined_fn (s), &nargs)
+	      || nf_lr_call_op (s, &nargs)
 		   == NF_OP_COUNT_)
 	    return NULL;
 	}
@@ -828,12 +828,21 @@ nf_lr_math_op (combined_fn fn, int *nargs)
     }
 }
 
+enum nf_opcode
+nf_lr_call_op (const gimple *stmt, int *nargs)
+{
+  enum nf_opcode op = nf_lr_math_op (gimple_call_combined_fn (stmt), nargs);
+  if (op == NF_OP_COUNT_)
+    op = nf_runtime_call_op (stmt);
+  return op;
+}
+
 /* The value of CALL, a math call.  */
 static nf_value
 nf_lr_call (struct nf_lregion *g, gcall *call)
 {
   int nargs;
-  enum nf_opcode op = nf_lr_math_op (gimple_call_combined_fn (call), &nargs);
+  enum nf_opcode op = nf_lr_call_op (call, &nargs);
   if (op == NF_OP_COUNT_ || (int) gimple_call_num_args (call) != nargs)
     return nf_lr_fail (g, "the region calls a function other than the math "
 			  "functions it models");

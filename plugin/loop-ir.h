@@ -139,6 +139,11 @@ bool nf_lr_contains (const struct nf_lregion *g, gimple *stmt);
    arguments in *NARGS, or NF_OP_COUNT_ when FN is not modelled.  */
 enum nf_opcode nf_lr_math_op (combined_fn fn, int *nargs);
 
+/* The same for the call STMT, which may also be to one of
+   libneuronfuse's scalar functions (nf_expm1f...) that the scalar
+   rewrite calls.  */
+enum nf_opcode nf_lr_call_op (const gimple *stmt, int *nargs);
+
 /* T as a tree valid at the region's entry: T itself when it is defined
    before the region, else rebuilt from its pure definitions in it.
    NULL_TREE when that is impossible.  */

@@ -76,7 +76,7 @@ nf_loop_product_p (tree t, bool *square)
 	{
 	  /* pow (x, 2); not a p-norm's pow (|x|, p).  */
 	  int nargs;
-	  bool pow = nf_lr_math_op (gimple_call_combined_fn (c), &nargs)
+	  bool pow = nf_lr_call_op (c, &nargs)
 		       == NF_OP_POW
 		     && gimple_call_num_args (c) == 2
 		     && nf_real_two_p (gimple_call_arg (c, 1));
@@ -137,7 +137,7 @@ nf_loop_map_candidate (class loop *loop)
 	int nargs;
 	enum nf_opcode op
 	  = is_gimple_call (s)
-	      ? nf_lr_math_op (gimple_call_combined_fn (s), &nargs)
+	      ? nf_lr_call_op (s, &nargs)
 	      : NF_OP_COUNT_;
 	call |= (op == NF_OP_EXPM1 && (nf_opts.kinds & NF_KIND_EXPM1))
 		|| (op == NF_OP_LOG1P && (nf_opts.kinds & NF_KIND_LOG1P));
@@ -261,7 +261,7 @@ nf_loop_reaches_root (class loop *loop)
 	  int nargs;
 	  enum nf_opcode op
 	    = is_gimple_call (u)
-		? nf_lr_math_op (gimple_call_combined_fn (u), &nargs)
+		? nf_lr_call_op (u, &nargs)
 		: NF_OP_COUNT_;
 	  if ((op == NF_OP_SQRT || op == NF_OP_RSQRT || op == NF_OP_POW)
 	      && gimple_bb (u)->loop_father == loop_outer (loop))
@@ -405,6 +405,20 @@ nf_loop_run (function *fun, bool early)
   for (class loop *loop : todo)
     if (!consumed.contains (loop))
       changed |= nf_loop_try (loop, consumed, early);
+  /* The loops left calling the scalar functions, for the vectorizer
+     (simd.cc); after the outlining, which may have changed the CFG.  */
+  if (!early && nf_opts.mode == NF_MODE_REWRITE)
+    {
+      free_dominance_info (CDI_DOMINATORS);
+      calculate_dominance_info (CDI_DOMINATORS);
+      for (class loop *loop : todo)
+	{
+	  const struct nf_early_verdict *ev = nf_loop_early_verdict (loop);
+	  if (!consumed.contains (loop) && !(ev && ev->fused)
+	      && !nf_loop_in_fallback (loop))
+	    changed |= nf_simd_prepare_loop (loop);
+	}
+    }
   return changed ? TODO_cleanup_cfg | TODO_rebuild_cgraph_edges : 0;
 }
 

@@ -35,9 +35,12 @@
 
    Limitations: see loop-ir.cc for the loop shapes; rows are one call per
    row (the region is the body of the row loop); no f16 or long double
-   L2 norm and no long double RMSNorm kernel (missed, with that reason);
-   elementwise loops only where signed zeros do not matter (the scalar
-   rewrite's + 0.0 keeps +0 for x = -0, the kernels give -0).
+   L2 norm and no long double RMSNorm kernel (missed, with that reason).
+   Elementwise loops: where signed zeros matter the scalar rewrite's
+   + 0.0 (+0 for x = -0) is part of the region and the call is to the
+   _pz kernel, which gives the same +0; under -ffast-math the f32 call
+   is to the fast kernel (within 1 ulp).  A loop whose body does more
+   than the map is simd.cc's, after this.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -207,7 +210,7 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
 	 the path that skips the loops): its only effect is errno.  */
       int nargs;
       if (is_gimple_call (s) && !gimple_call_lhs (s)
-	  && nf_lr_math_op (gimple_call_combined_fn (s), &nargs)
+	  && nf_lr_call_op (s, &nargs)
 	       != NF_OP_COUNT_)
 	member = true;
       if (!member)
@@ -295,9 +298,16 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
       /* y[i] = expm1 (x[i]): one call to the array kernel.  */
       if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
 	return "no array kernel for this element type";
-      bool e = m->kind == NF_KIND_EXPM1;
-      c->callee = elem == NF_ELEM_F32 ? (e ? "nf_expm1_f32" : "nf_log1p_f32")
-				      : (e ? "nf_expm1_f64" : "nf_log1p_f64");
+      /* The _pz kernels return the loop's +0 for x = -0 (its expm1 (x)
+	 + 0.0); under -ffast-math the fast f32 ones, within 1 ulp.  */
+      static const char *const callees[2][2][3]
+	= { { { "nf_log1p_f64", "nf_log1p_pz_f64", "nf_log1p_f64" },
+	      { "nf_log1p_f32", "nf_log1p_pz_f32", "nf_log1p_fast_f32" } },
+	    { { "nf_expm1_f64", "nf_expm1_pz_f64", "nf_expm1_f64" },
+	      { "nf_expm1_f32", "nf_expm1_pz_f32", "nf_expm1_fast_f32" } } };
+      int variant = m->plus_zero ? 1 : nf_fast_math_p () ? 2 : 0;
+      c->callee = callees[m->kind == NF_KIND_EXPM1][elem == NF_ELEM_F32]
+			 [variant];
       c->ret = void_type_node;
       tree yp = nf_loop_address (g, store);
       if (!yp)

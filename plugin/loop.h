@@ -17,4 +17,9 @@ bool nf_loop_attempt (class loop *loop, bool guarded, bool map,
 		      auto_vec<class loop *> &consumed, enum nf_kind *kind,
 		      const char **reason, bool *changed, bool *built);
 
+/* nf-loop's last step for LOOP, which no region took (simd.cc): if it
+   calls functions with vector clones, make the calls unconditional and
+   mark the loop for the vectorizer.  Returns true if it changed LOOP.  */
+bool nf_simd_prepare_loop (class loop *loop);
+
 #endif /* NF_LOOP_H */

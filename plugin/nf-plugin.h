@@ -55,6 +55,10 @@ extern nf_report *nf_unit_report;
 int nf_record_region (dump_user_location_t where, nf_region_desc *desc,
 		      const char *msg, const nf_match *match);
 
+/* Emit the `optimized:` remark MSG at WHERE (and an inform under
+   verbose) for a change that is no region of the report.  */
+void nf_remark_optimized (dump_user_location_t where, const char *msg);
+
 /* Record a rejected candidate of KIND at STMT with REASON, and emit the
    `missed:` remark "KIND: not rewritten: REASON"; once per locus, kind
    and reason (inlined copies of one candidate are one near miss), at
@@ -71,12 +75,41 @@ const char *nf_value_name (tree t, char *buf, size_t size);
    "f80", "f128") or "?".  */
 const char *nf_dtype_name (tree type);
 
-/* A library function and its accurate replacement.  */
+/* A library function and its accurate replacement: libm's (TO), or,
+   for float, libneuronfuse's scalar function RT (RT_FAST under
+   -ffast-math), which is as fast as FROM and has vector-ABI clones.  */
 struct nf_mathfn
 {
   enum built_in_function from, to;
   const char *from_name, *to_name;
+  const char *rt, *rt_fast;	/* NULL: TO is the replacement.  */
 };
+
+/* Whether the user asked for speed over the last bits (-ffast-math,
+   -Ofast: -funsafe-math-optimizations): the runtime's fast f32 entry
+   points, within 1 ulp, may stand in for the 0.5-ulp ones.  */
+static inline bool
+nf_fast_math_p (void)
+{
+  return flag_unsafe_math_optimizations && !flag_signed_zeros;
+}
+
+/* The name of the function the rewrite of FN calls.  */
+const char *nf_mathfn_callee (const struct nf_mathfn *fn);
+
+/* The declaration of that function: libm's built-in, or libneuronfuse's
+   scalar function declared const, nothrow, leaf and, on x86-64,
+   __attribute__ ((simd ("notinbranch"))), so that the vectorizer may
+   call its clones; the user's own declaration (neuronfuse.h) if the
+   unit has one.  Made before IPA, the simd clones exist.  */
+tree nf_mathfn_decl (const struct nf_mathfn *fn);
+
+/* The opcode (NF_OP_EXPM1, NF_OP_LOG1P) of a call to one of those
+   libneuronfuse scalar functions, or NF_OP_COUNT_.  */
+enum nf_opcode nf_runtime_call_op (const gimple *call);
+
+/* Whether FNDECL is one of those libneuronfuse scalar functions.  */
+bool nf_runtime_fn_p (const_tree fndecl);
 
 /* exp/expf/expl and log/logf/logl with their replacements (mathfn.cc).  */
 extern const struct nf_mathfn nf_exp_fns[3];

@@ -14,6 +14,15 @@
 #include "dump.h"
 #include "nf-plugin.h"
 
+void
+nf_remark_optimized (dump_user_location_t where, const char *msg)
+{
+  if (dump_enabled_p ())
+    dump_printf_loc (MSG_OPTIMIZED_LOCATIONS, where, "%s\n", msg);
+  if (nf_opts.verbose)
+    inform (where.get_location_t (), "neuronfuse: %s", msg);
+}
+
 /* The report location of WHERE.  */
 static nf_location
 nf_stmt_location (dump_user_location_t where)

@@ -7,8 +7,9 @@
    Loading the plugin is the opt-in to more accurate, not bit-identical,
    results (DESIGN.md s. 4); every rewrite is reported.
 
-   Before and after, as GIMPLE (double shown; float and long double use
-   expf/expm1f, logf/log1pf, expl/expm1l, logl/log1pl):
+   Before and after, as GIMPLE (double shown; long double uses expl/
+   expm1l, logl/log1pl; float calls libneuronfuse's nf_expm1f and
+   nf_log1pf, see below):
 
      e_2 = exp (x_1(D));                 e_2 = expm1 (x_1(D));
      r_3 = e_2 - 1.0e+0;          ==>    r_3 = e_2 + 0.0;
@@ -16,6 +17,12 @@
      t_2 = x_1(D) + 1.0e+0;              t_2 = x_1(D) + 1.0e+0;  (dead)
      r_3 = log (t_2);             ==>    u_4 = log1p (x_1(D));
                                          r_3 = u_4 + 0.0;
+
+   Float: glibc's expm1f and log1pf are about 2.7x slower than expf and
+   logf, which would make the rewrite cost speed (DESIGN.md section 4);
+   nf_expm1f and nf_log1pf are as fast, 0.5 ulp (through double), const,
+   and have vector-ABI clones, so loops around them still vectorize
+   (mathfn.cc, simd.cc).  Under -ffast-math the _fast ones (1 ulp).
 
    The trailing "+ 0.0" keeps the sign of a zero result as the original
    had it (exp (-0.0) - 1 is +0.0, expm1 (-0.0) is -0.0); it is not emitted
@@ -32,6 +39,11 @@
    2. Log1p: a call to log/logf/logl whose argument is X + 1 (or 1 + X,
       X - -1), possibly through one widening conversion
       (log ((double) (1.0f + xf)) becomes log1p ((double) xf)).
+   1b. The tanh quotient (exp (a) - 1) / (exp (a) + 1), one exp or two
+      of the same a, becomes t / (t + 2) with t = expm1 (a): one call,
+      where rewriting the numerator alone leaves expm1 (a) and exp (a).
+      Tried first, in each instance (before FRE the two exps and their
+      arguments are separate statements: nf_same_value compares them).
    3. Guards, each a `missed` reason: the exp result (or the 1 + x) has no
       other use, otherwise both values would be needed; the constant is
       exactly 1; the call cannot throw.
@@ -61,6 +73,12 @@
    - exp (x) - y for a variable y equal to 1 at run time is not rewritten.
    - Only the scalar form; loops over arrays go to the runtime's array
      kernels in the loop pass (issue 4).
+   - The tanh quotient is matched here on GIMPLE, not by lower/'s
+     matchers (neuronfuse-clang does not rewrite it), and has no HLO
+     dump.
+   - nf_expm1f is declared const: it sets errno on overflow as expm1f
+     does, but GCC does not know, as for its own built-ins under
+     -fno-math-errno (README.md).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -86,13 +104,13 @@ nf_scalar_missed (gimple *stmt, enum nf_kind kind, const char *reason)
     nf_record_missed (stmt, kind, reason);
 }
 
-/* Whether the built-in TO can be called and CALL cannot throw; otherwise
-   record why not (for KIND, at STMT).  */
+/* Whether FN's replacement can be called and CALL cannot throw;
+   otherwise record why not (for KIND, at STMT).  */
 static bool
 nf_can_replace (function *fun, gimple *stmt, gcall *call,
 		const struct nf_mathfn *fn, enum nf_kind kind)
 {
-  if (!builtin_decl_explicit (fn->to))
+  if (!fn->rt && !builtin_decl_explicit (fn->to))
     {
       nf_scalar_missed (stmt, kind, "the replacement function is not "
 				    "available in this language mode");
@@ -107,7 +125,9 @@ nf_can_replace (function *fun, gimple *stmt, gcall *call,
      written exp (x) - 1, as GSL's gsl_expm1 is where libm lacks one)
      would be called instead of libm's: by itself, forever, or, inlined
      elsewhere, as the same inaccurate code.  */
-  tree to = DECL_ASSEMBLER_NAME (builtin_decl_explicit (fn->to));
+  tree to = get_identifier (nf_mathfn_callee (fn));
+  if (!fn->rt)
+    to = DECL_ASSEMBLER_NAME (builtin_decl_explicit (fn->to));
   symtab_node *own = symtab_node::get_for_asmname (to);
   if (own && own->definition)
     {
@@ -119,13 +139,22 @@ nf_can_replace (function *fun, gimple *stmt, gcall *call,
   return true;
 }
 
-/* Make CALL call the built-in TO instead of its current function.  */
+/* Make CALL call FN's replacement instead of its current function.
+   libneuronfuse's is const: the call loses its virtual operands (the
+   errno that libm's call was assumed to write).  */
 static void
-nf_retarget_call (gcall *call, enum built_in_function to)
+nf_retarget_call (gcall *call, const struct nf_mathfn *fn)
 {
-  tree decl = builtin_decl_explicit (to);
+  tree decl = nf_mathfn_decl (fn);
   gimple_call_set_fndecl (call, decl);
   gimple_call_set_fntype (call, TREE_TYPE (decl));
+  if (TREE_READONLY (decl) && gimple_vdef (call))
+    {
+      unlink_stmt_vdef (call);
+      release_ssa_name (gimple_vdef (call));
+      gimple_set_vdef (call, NULL_TREE);
+      gimple_set_vuse (call, NULL_TREE);
+    }
 }
 
 /* Reset the debug binds that use NAME, whose value is about to change.  */
@@ -161,7 +190,8 @@ nf_scalar_entry_init (struct nf_scalar_entry *e, enum nf_kind kind,
   memset (e, 0, sizeof *e);
   e->ins[0] = nf_value_name (in, e->in, sizeof e->in);
   e->outs[0] = nf_value_name (out, e->out, sizeof e->out);
-  nf_region_desc_init (&e->d, kind, fn->to_name, nf_dtype_name (type),
+  nf_region_desc_init (&e->d, kind, nf_mathfn_callee (fn),
+		       nf_dtype_name (type),
 		       nf_dtype_name (type), e->ins, 1, e->outs, 1);
   nf_region_contract (&e->d, e->notes, kind, NF_ELEM_NONE, NF_ELEM_NONE,
 		      false, false, flag_errno_math);
@@ -221,7 +251,7 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
   nf_scalar_entry_init (&entry, NF_KIND_EXPM1, fn, TREE_TYPE (ev), x, lhs);
   snprintf (msg, sizeof msg, "Expm1: replaced %s%s (x)%s by %s%s (x)",
 	    one_minus ? "1 - " : "", fn->from_name, one_minus ? "" : " - 1",
-	    one_minus ? "-" : "", fn->to_name);
+	    one_minus ? "-" : "", nf_mathfn_callee (fn));
   nf_record_region (stmt, &entry.d, msg, &m);
   nf_match_release (&m);
   nf_expr_fini (&g);
@@ -232,7 +262,7 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
   nf_reset_debug_uses (ev);
   if (wide)
     nf_reset_debug_uses (wide);
-  nf_retarget_call (call, fn->to);
+  nf_retarget_call (call, fn);
   update_stmt (call);
   tree v = wide ? wide : ev;
   tree type = TREE_TYPE (lhs);
@@ -296,7 +326,7 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
   char msg[128];
   nf_scalar_entry_init (&entry, NF_KIND_LOG1P, fn, TREE_TYPE (lhs), x, lhs);
   snprintf (msg, sizeof msg, "Log1p: replaced %s (1 + x) by %s (x)",
-	    fn->from_name, fn->to_name);
+	    fn->from_name, nf_mathfn_callee (fn));
   /* C++'s std::log (float) is an inline wrapper in <cmath>: once inlined,
      the call's location is the header's; the sum is the user's.  */
   nf_record_region (in_system_header_at (gimple_location (call)) ? sum_def
@@ -315,7 +345,7 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
       update_stmt (conv);
       x = arg;
     }
-  nf_retarget_call (call, fn->to);
+  nf_retarget_call (call, fn);
   gimple_call_set_arg (call, 0, x);
   tree type = TREE_TYPE (lhs);
   if (HONOR_SIGNED_ZEROS (type) && !zero_kept)
@@ -331,6 +361,192 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
   return true;
 }
 
+/* The exp call of an exp family function whose result E gives T = E + K
+   (K = 1 or -1: E + 1, 1 + E, E - -1 for 1; E - 1, E + -1 for -1), or
+   NULL; *FN is its family.  */
+static gcall *
+nf_exp_plus (tree t, int k, const struct nf_mathfn **fn)
+{
+  gimple *d = TREE_CODE (t) == SSA_NAME ? SSA_NAME_DEF_STMT (t) : NULL;
+  if (!d || !is_gimple_assign (d))
+    return NULL;
+  enum tree_code code = gimple_assign_rhs_code (d);
+  tree a = gimple_assign_rhs1 (d), b = gimple_assign_rhs2 (d);
+  REAL_VALUE_TYPE one = k > 0 ? dconst1 : dconstm1;
+  REAL_VALUE_TYPE minus = k > 0 ? dconstm1 : dconst1;
+  auto is = [] (tree c, const REAL_VALUE_TYPE &v) {
+    return c && TREE_CODE (c) == REAL_CST
+	   && real_identical (TREE_REAL_CST_PTR (c), &v);
+  };
+  tree e = NULL_TREE;
+  if (code == PLUS_EXPR)
+    e = is (b, one) ? a : is (a, one) ? b : NULL_TREE;
+  else if (code == MINUS_EXPR)
+    e = is (b, minus) ? a : NULL_TREE;
+  if (!e || TREE_CODE (e) != SSA_NAME)
+    return NULL;
+  return nf_math_call (SSA_NAME_DEF_STMT (e), nf_exp_fns, fn);
+}
+
+/* Whether the memory states VA and VB (virtual operands) are the same,
+   or differ only by exp or log calls, whose one write is errno (as
+   expf (2 * x[i]) between two loads of x[i]).  */
+static bool
+nf_same_memory (tree va, tree vb)
+{
+  if (va == vb)
+    return true;
+  for (int dir = 0; dir < 2; dir++)
+    {
+      tree v = dir ? va : vb, to = dir ? vb : va;
+      for (int k = 0; k < 8 && v; k++)
+	{
+	  if (v == to)
+	    return true;
+	  gimple *d = TREE_CODE (v) == SSA_NAME ? SSA_NAME_DEF_STMT (v) : NULL;
+	  const struct nf_mathfn *fn;
+	  if (!d || (!nf_math_call (d, nf_exp_fns, &fn)
+		     && !nf_math_call (d, nf_log_fns, &fn)))
+	    break;
+	  v = gimple_vuse (d);
+	}
+    }
+  return false;
+}
+
+/* Whether A and B have the same value: one SSA name, or two statements
+   of the same operation on operands of the same value, loads of the
+   same memory state included (a[i] * 2 written twice, as before FRE);
+   DEPTH levels deep at most.  */
+static bool
+nf_same_value (tree a, tree b, int depth = 8)
+{
+  if (operand_equal_p (a, b, 0))
+    return true;
+  if (depth == 0 || TREE_CODE (a) != TREE_CODE (b)
+      || !types_compatible_p (TREE_TYPE (a), TREE_TYPE (b)))
+    return false;
+  if (TREE_CODE (a) == MEM_REF)
+    return nf_same_value (TREE_OPERAND (a, 0), TREE_OPERAND (b, 0), depth - 1)
+	   && operand_equal_p (TREE_OPERAND (a, 1), TREE_OPERAND (b, 1), 0);
+  if (TREE_CODE (a) == ARRAY_REF)
+    return operand_equal_p (TREE_OPERAND (a, 0), TREE_OPERAND (b, 0), 0)
+	   && nf_same_value (TREE_OPERAND (a, 1), TREE_OPERAND (b, 1),
+			     depth - 1);
+  gimple *da = TREE_CODE (a) == SSA_NAME ? SSA_NAME_DEF_STMT (a) : NULL;
+  gimple *db = TREE_CODE (b) == SSA_NAME ? SSA_NAME_DEF_STMT (b) : NULL;
+  if (!da || !db || !is_gimple_assign (da) || !is_gimple_assign (db)
+      || !nf_same_memory (gimple_vuse (da), gimple_vuse (db)) || gimple_vdef (da)
+      || gimple_vdef (db) || gimple_has_volatile_ops (da)
+      || gimple_has_volatile_ops (db)
+      || gimple_assign_rhs_code (da) != gimple_assign_rhs_code (db)
+      || gimple_num_ops (da) != gimple_num_ops (db))
+    return false;
+  for (unsigned i = 1; i < gimple_num_ops (da); i++)
+    if (!nf_same_value (gimple_op (da, i), gimple_op (db, i), depth - 1))
+      return false;
+  return true;
+}
+
+/* The number of uses of NAME other than debug binds.  */
+static int
+nf_real_uses (tree name)
+{
+  int n = 0;
+  imm_use_iterator it;
+  use_operand_p use;
+  FOR_EACH_IMM_USE_FAST (use, it, name)
+    n += !is_gimple_debug (USE_STMT (use));
+  return n;
+}
+
+/* Whether A comes before B in their (common) block.  */
+static bool
+nf_stmt_before (gimple *a, gimple *b)
+{
+  if (gimple_bb (a) != gimple_bb (b))
+    return false;
+  for (gimple_stmt_iterator gsi = gsi_for_stmt (a); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (gsi_stmt (gsi) == b)
+      return true;
+  return false;
+}
+
+/* Step 1b: the tanh quotient Q = (exp (a) - 1) / (exp (a) + 1) at GSI
+   (tanh (a / 2) as people write it, with one exp or two of the same a)
+   becomes t / (t + 2) with t = expm1 (a): exp (a) computed once, and
+   accurate where exp (a) - 1 cancels.  Returns true if it rewrote (or
+   reported) the quotient.  */
+static bool
+nf_try_tanh (function *fun, gimple_stmt_iterator *gsi)
+{
+  gimple *q = gsi_stmt (*gsi);
+  if (!is_gimple_assign (q) || gimple_assign_rhs_code (q) != RDIV_EXPR
+      || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_assign_lhs (q))))
+    return false;
+  tree num = gimple_assign_rhs1 (q), den = gimple_assign_rhs2 (q);
+  const struct nf_mathfn *fn, *fn2;
+  gcall *c1 = nf_exp_plus (num, -1, &fn);
+  gcall *c2 = nf_exp_plus (den, 1, &fn2);
+  if (!c1 || !c2 || fn != fn2
+      || !nf_same_value (gimple_call_arg (c1, 0), gimple_call_arg (c2, 0)))
+    return false;
+  tree e1 = gimple_call_lhs (c1), e2 = gimple_call_lhs (c2);
+  gimple *nd = SSA_NAME_DEF_STMT (num), *dd = SSA_NAME_DEF_STMT (den);
+  /* Nothing else uses the exps or the two terms; the divisor can be
+     computed from t where it is.  */
+  if (nf_real_uses (num) != 1 || nf_real_uses (den) != 1
+      || nf_real_uses (e1) != (e1 == e2 ? 2 : 1)
+      || (e1 != e2 && nf_real_uses (e2) != 1)
+      || gimple_bb (nd) != gimple_bb (q) || gimple_bb (dd) != gimple_bb (q)
+      || gimple_bb (c1) != gimple_bb (q) || gimple_bb (c2) != gimple_bb (q)
+      || !nf_stmt_before (c1, dd))
+    return false;
+  if (!nf_can_replace (fun, q, c1, fn, NF_KIND_EXPM1))
+    return true;
+
+  tree a = gimple_call_arg (c1, 0), lhs = gimple_assign_lhs (q);
+  tree type = TREE_TYPE (e1);
+  struct nf_scalar_entry entry;
+  char msg[160];
+  nf_scalar_entry_init (&entry, NF_KIND_EXPM1, fn, type, a, lhs);
+  snprintf (msg, sizeof msg,
+	    "Expm1: replaced (%s (x) - 1) / (%s (x) + 1) by t / (t + 2), "
+	    "t = %s (x)",
+	    fn->from_name, fn->from_name, nf_mathfn_callee (fn));
+  nf_record_region (q, &entry.d, msg, NULL);
+  if (nf_opts.mode == NF_MODE_REPORT)
+    return true;
+
+  /* t = expm1 (a) in E1's name; the second exp, if any, goes.  */
+  nf_reset_debug_uses (e1);
+  nf_retarget_call (c1, fn);
+  update_stmt (c1);
+  if (e2 != e1)
+    {
+      nf_reset_debug_uses (e2);
+      gimple_stmt_iterator g2 = gsi_for_stmt (c2);
+      unlink_stmt_vdef (c2);
+      gsi_remove (&g2, true);
+      release_defs (c2);
+    }
+  /* The numerator keeps the original's +0 for a = -0 (1 - 1).  */
+  gimple_stmt_iterator gn = gsi_for_stmt (nd);
+  if (HONOR_SIGNED_ZEROS (type))
+    gimple_assign_set_rhs_with_ops (&gn, PLUS_EXPR, e1,
+				    build_real (type, dconst0));
+  else
+    gimple_assign_set_rhs_from_tree (&gn, e1);
+  update_stmt (gsi_stmt (gn));
+  gimple_stmt_iterator gd = gsi_for_stmt (dd);
+  REAL_VALUE_TYPE two;
+  real_from_integer (&two, TYPE_MODE (type), 2, SIGNED);
+  gimple_assign_set_rhs_with_ops (&gd, PLUS_EXPR, e1, build_real (type, two));
+  update_stmt (gsi_stmt (gd));
+  return true;
+}
+
 /* Run steps 1-4 over FUN.  */
 static unsigned int
 nf_scalar_run (function *fun)
@@ -338,6 +554,12 @@ nf_scalar_run (function *fun)
   basic_block bb;
   bool changed = false;
 
+  /* The tanh quotients first: their exp (a) - 1 is theirs.  */
+  if (nf_opts.kinds & NF_KIND_EXPM1)
+    FOR_EACH_BB_FN (bb, fun)
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	changed |= nf_try_tanh (fun, &gsi);
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))

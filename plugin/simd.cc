@@ -1,0 +1,233 @@
+/* nf-loop's last step: loops around libneuronfuse's scalar functions
+   made vectorizable (the Neuron compiler's Elementwise fusion kind).
+
+   Purpose.  The scalar rewrite calls nf_expm1f and nf_log1pf (mathfn.cc)
+   for float exp (x) - 1 and log (1 + x), declared with vector-ABI clones
+   that process a whole vector per call.  GCC's vectorizer calls them for
+   any loop body, ELU, SELU, softplus and their mixes, with two
+   exceptions this step removes (gcc-internals.md section 9):
+   - a call under a condition (ELU's x > 0 ? x : alpha * expm1 (x)) is
+     not vectorized: GCC 12 has no masked clone calls, and its sink pass
+     has moved the call into the arm that uses it;
+   - at -O2 (the very cheap cost model) no loop that needs an alias
+     check or an epilogue is vectorized.
+
+   Before and after, GIMPLE of ELU:
+
+     <bb 3>: _4 = *_3;                   <bb 3>: _4 = *_3;
+	     if (_4 > 0.0) goto 5;               _5 = nf_expm1f (_4);
+	     else goto 4;                        _6 = _5 * alpha_9;
+     <bb 4>: _5 = nf_expm1f (_4);  ==>           if (_4 > 0.0) goto 5;
+	     _6 = _5 * alpha_9;                  else goto 4;
+     <bb 5>: # _7 = PHI <_4, _6>         <bb 4>:
+	     *_8 = _7;                   <bb 5>: # _7 = PHI <_4, _6> ...
+
+   and the loop is marked force_vectorize (as #pragma omp simd marks it),
+   so that if-conversion turns the PHI into a select and the vectorizer
+   calls _ZGVbN4v_nf_expm1f (or the AVX2, AVX-512 clone) at every -O
+   level that vectorizes at all.
+
+   Steps, for each innermost loop of the function that no region took:
+   1. Find the calls of the loop to a const function with simd clones
+      (made by IPA's simdclone pass: the declaration existed before IPA).
+      No call to one of libneuronfuse's (a loop of libmvec calls under
+      -ffast-math is GCC's business): nothing to do.
+   2. Each such call in a block that does not run on every iteration
+      moves up to the nearest dominator that does (the block of the
+      condition), if its argument is computed there already; then the
+      float arithmetic of the same block that uses only values available
+      there follows it (alpha * e: predicated arithmetic is no more
+      vectorizable than the call under -ftrapping-math without AVX-512
+      masks).  Only float operations without memory access move.
+   3. The loop is marked for the vectorizer.  A remark says what was
+      done.
+
+   The floating-point contract: a call made unconditional computes an
+   element the original did not; its value is discarded, but it may set
+   the overflow, invalid or inexact flag (and errno, ERANGE on overflow)
+   that the original did not set for that element.  Traps are not
+   enabled by default; README.md says so.
+
+   Limitations:
+   - Only innermost loops with one exit, calls of one argument.
+   - A call whose argument is computed in its own arm (expm1 (2 * x) in
+     the arm) moves only if that argument's float arithmetic moves too
+     (step 2 moves the block's arithmetic in order, so it does).
+   - The vectorizer may still refuse the loop (another call in it, a
+     non-affine access); the calls are then scalar, as fast as expf.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include "kinds.h"
+#include "report.h"
+#include "match.h"
+#include "nf-plugin.h"
+#include "loop.h"
+
+/* Whether STMT calls a const function whose vector clones exist.  */
+static bool
+nf_simd_call_p (gimple *stmt)
+{
+  gcall *call = nf_as_call (stmt);
+  if (!call || !gimple_call_lhs (call) || gimple_call_num_args (call) != 1)
+    return false;
+  tree decl = gimple_call_fndecl (call);
+  if (!decl || !TREE_READONLY (decl) || gimple_vdef (call))
+    return false;
+  cgraph_node *node = cgraph_node::get (decl);
+  return node && node->simd_clones;
+}
+
+/* Whether every SSA operand of STMT is defined in a block dominating
+   (or equal to) TO, or outside LOOP.  */
+static bool
+nf_simd_operands_available (class loop *loop, gimple *stmt, basic_block to)
+{
+  ssa_op_iter it;
+  tree op;
+  FOR_EACH_SSA_TREE_OPERAND (op, stmt, it, SSA_OP_USE)
+  {
+    if (SSA_NAME_IS_DEFAULT_DEF (op))
+      continue;
+    basic_block d = gimple_bb (SSA_NAME_DEF_STMT (op));
+    if (!d || !flow_bb_inside_loop_p (loop, d))
+      continue;
+    if (!dominated_by_p (CDI_DOMINATORS, to, d))
+      return false;
+  }
+  return true;
+}
+
+/* Whether STMT is float arithmetic that touches no memory and cannot
+   trap other than by raising a flag: a candidate to follow the call.  */
+static bool
+nf_simd_float_arith_p (gimple *stmt)
+{
+  if (!is_gimple_assign (stmt) || gimple_vuse (stmt)
+      || TREE_CODE (gimple_assign_lhs (stmt)) != SSA_NAME
+      || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_assign_lhs (stmt))))
+    return false;
+  switch (gimple_assign_rhs_code (stmt))
+    {
+    case PLUS_EXPR:
+    case MINUS_EXPR:
+    case MULT_EXPR:
+    case RDIV_EXPR:
+    case NEGATE_EXPR:
+    case ABS_EXPR:
+    case SSA_NAME:
+    case REAL_CST:
+    case FLOAT_EXPR:
+    case NOP_EXPR:
+    case CONVERT_EXPR:
+      break;
+    default:
+      return false;
+    }
+  /* Float operands only (a FLOAT_EXPR's integer operand is exact).  */
+  for (unsigned i = 1; i < gimple_num_ops (stmt); i++)
+    {
+      tree o = gimple_op (stmt, i);
+      if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (o))
+	  && gimple_assign_rhs_code (stmt) != FLOAT_EXPR)
+	return false;
+    }
+  return true;
+}
+
+/* The nearest dominator of BB in LOOP that runs on every iteration (one
+   that dominates the latch), or NULL.  */
+static basic_block
+nf_simd_every_iteration (class loop *loop, basic_block bb)
+{
+  for (basic_block d = bb; d && flow_bb_inside_loop_p (loop, d);
+       d = get_immediate_dominator (CDI_DOMINATORS, d))
+    if (dominated_by_p (CDI_DOMINATORS, loop->latch, d))
+      return d;
+  return NULL;
+}
+
+/* Step 2 for the block BB of LOOP: move its simd calls, and the float
+   arithmetic that can follow them, to the end of TO (before its
+   condition).  Returns the number of calls moved.  */
+static int
+nf_simd_hoist_block (class loop *loop, basic_block bb, basic_block to)
+{
+  int calls = 0;
+  bool any_call = false;
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);)
+    {
+      gimple *stmt = gsi_stmt (gsi);
+      bool call = nf_simd_call_p (stmt);
+      any_call |= call;
+      /* Arithmetic moves only along with a call, after it.  */
+      if ((call || (any_call && nf_simd_float_arith_p (stmt)))
+	  && nf_simd_operands_available (loop, stmt, to))
+	{
+	  gimple_stmt_iterator dest = gsi_last_bb (to);
+	  if (!gsi_end_p (dest) && is_ctrl_stmt (gsi_stmt (dest)))
+	    gsi_move_before (&gsi, &dest);
+	  else
+	    gsi_move_to_bb_end (&gsi, to);
+	  calls += call;
+	  continue;
+	}
+      gsi_next (&gsi);
+    }
+  return calls;
+}
+
+bool
+nf_simd_prepare_loop (class loop *loop)
+{
+  if (loop->inner || !single_exit (loop) || loop->dont_vectorize)
+    return false;
+  basic_block *bbs = get_loop_body (loop);
+  int n_calls = 0, moved = 0;
+  const char *callee = NULL;
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (nf_simd_call_p (gsi_stmt (gsi)))
+	{
+	  tree decl = gimple_call_fndecl (as_a<gcall *> (gsi_stmt (gsi)));
+	  n_calls++;
+	  if (nf_runtime_fn_p (decl))
+	    callee = IDENTIFIER_POINTER (DECL_NAME (decl));
+	}
+  /* Only loops around the rewrite's calls: others are GCC's own.  */
+  if (!callee)
+    {
+      free (bbs);
+      return false;
+    }
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    {
+      basic_block to = nf_simd_every_iteration (loop, bbs[i]);
+      if (to && to != bbs[i])
+	moved += nf_simd_hoist_block (loop, bbs[i], to);
+    }
+  free (bbs);
+
+  bool mark = flag_tree_loop_vectorize && !loop->force_vectorize;
+  if (mark)
+    {
+      loop->force_vectorize = true;
+      cfun->has_force_vectorize_loops = true;
+    }
+  dump_user_location_t loc = find_loop_location (loop);
+  char msg[200];
+  snprintf (msg, sizeof msg,
+	    "Elementwise: loop calling %s prepared for the vectorizer "
+	    "(its vector clones)%s%s",
+	    callee, moved ? "; calls made unconditional: " : "",
+	    moved ? (moved == 1 ? "1" : "several") : "");
+  nf_remark_optimized (loc, msg);
+  if (dump_file && (dump_flags & TDF_DETAILS))
+    fprintf (dump_file,
+	     "neuronfuse: loop %d: %d simd call(s), %d made unconditional, "
+	     "%s\n",
+	     loop->num, n_calls, moved,
+	     mark ? "marked force_vectorize" : "not marked");
+  return moved > 0 || mark;
+}
