@@ -19,6 +19,9 @@
    FP contraction: off (pragmas below); every fused multiply-add is an
    explicit _mm256_fmadd_pd / _mm256_fnmadd_pd.
 
+   nf_expm1_pz_*: the same loops with one addition of +0.0 per vector,
+   so that x = -0 gives +0 (neuronfuse.h); nothing else changes.
+
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
@@ -189,32 +192,64 @@ static const int32_t mask32[16]
   = { -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0 };
 static const int64_t mask64[8] = { -1, -1, -1, -1, 0, 0, 0, 0 };
 
-/* y[i] = expm1(x[i]) for i < n, as described at the top.  */
-void
-nf_expm1_f32_avx2 (float *y, const float *x, size_t n)
+/* y[i] = expm1(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+expm1_f32_loop (float *y, const float *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm256_add_ps ((v), _mm256_setzero_ps ()) : (v))
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps (y + i, expm1_f32x8 (_mm256_loadu_ps (x + i)));
+    _mm256_storeu_ps (y + i, PZ (expm1_f32x8 (_mm256_loadu_ps (x + i))));
   if (i < n)
     {
       __m256i m = _mm256_loadu_si256 ((const __m256i *) (mask32 + 8 - (n - i)));
       __m256 v = _mm256_maskload_ps (x + i, m);
-      _mm256_maskstore_ps (y + i, m, expm1_f32x8 (v));
+      _mm256_maskstore_ps (y + i, m, PZ (expm1_f32x8 (v)));
     }
+#undef PZ
 }
 
-/* y[i] = expm1(x[i]) for i < n, as described at the top.  */
 void
-nf_expm1_f64_avx2 (double *y, const double *x, size_t n)
+nf_expm1_f32_avx2 (float *y, const float *x, size_t n)
 {
+  expm1_f32_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_expm1_pz_f32_avx2 (float *y, const float *x, size_t n)
+{
+  expm1_f32_loop (y, x, n, 1);
+}
+
+/* y[i] = expm1(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+expm1_f64_loop (double *y, const double *x, size_t n, int pz)
+{
+#define PZ(v) (pz ? _mm256_add_pd ((v), _mm256_setzero_pd ()) : (v))
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
-    _mm256_storeu_pd (y + i, expm1_f64x4 (_mm256_loadu_pd (x + i)));
+    _mm256_storeu_pd (y + i, PZ (expm1_f64x4 (_mm256_loadu_pd (x + i))));
   if (i < n)
     {
       __m256i m = _mm256_loadu_si256 ((const __m256i *) (mask64 + 4 - (n - i)));
       __m256d v = _mm256_maskload_pd (x + i, m);
-      _mm256_maskstore_pd (y + i, m, expm1_f64x4 (v));
+      _mm256_maskstore_pd (y + i, m, PZ (expm1_f64x4 (v)));
     }
+#undef PZ
+}
+
+void
+nf_expm1_f64_avx2 (double *y, const double *x, size_t n)
+{
+  expm1_f64_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_expm1_pz_f64_avx2 (double *y, const double *x, size_t n)
+{
+  expm1_f64_loop (y, x, n, 1);
 }

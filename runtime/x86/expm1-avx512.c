@@ -58,6 +58,9 @@
    occur (expm1 >= -1); sNaN comes back quiet.  Tails use masked loads and
    stores; the kernels read and write only x[0..n-1] and y[0..n-1].
 
+   nf_expm1_pz_*: the same loops with one addition of +0.0 per vector,
+   so that x = -0 gives +0 (neuronfuse.h); nothing else changes.
+
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
@@ -218,32 +221,64 @@ expm1_f32x16 (__m512 x)
   return _mm512_mask_add_ps (y, m, x, x);
 }
 
-/* y[i] = expm1(x[i]) for i < n, as described at the top.  */
-void
-nf_expm1_f32_avx512 (float *y, const float *x, size_t n)
+/* y[i] = expm1(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+expm1_f32_loop (float *y, const float *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm512_add_ps ((v), _mm512_setzero_ps ()) : (v))
   size_t i = 0;
   for (; i + 16 <= n; i += 16)
-    _mm512_storeu_ps (y + i, expm1_f32x16 (_mm512_loadu_ps (x + i)));
+    _mm512_storeu_ps (y + i, PZ (expm1_f32x16 (_mm512_loadu_ps (x + i))));
   if (i < n)
     {
       __mmask16 m = (__mmask16) ((1u << (n - i)) - 1);
       __m512 v = _mm512_maskz_loadu_ps (m, x + i);
-      _mm512_mask_storeu_ps (y + i, m, expm1_f32x16 (v));
+      _mm512_mask_storeu_ps (y + i, m, PZ (expm1_f32x16 (v)));
     }
+#undef PZ
 }
 
-/* y[i] = expm1(x[i]) for i < n, as described at the top.  */
 void
-nf_expm1_f64_avx512 (double *y, const double *x, size_t n)
+nf_expm1_f32_avx512 (float *y, const float *x, size_t n)
 {
+  expm1_f32_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_expm1_pz_f32_avx512 (float *y, const float *x, size_t n)
+{
+  expm1_f32_loop (y, x, n, 1);
+}
+
+/* y[i] = expm1(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+expm1_f64_loop (double *y, const double *x, size_t n, int pz)
+{
+#define PZ(v) (pz ? _mm512_add_pd ((v), _mm512_setzero_pd ()) : (v))
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm512_storeu_pd (y + i, expm1_f64x8 (_mm512_loadu_pd (x + i)));
+    _mm512_storeu_pd (y + i, PZ (expm1_f64x8 (_mm512_loadu_pd (x + i))));
   if (i < n)
     {
       __mmask8 m = (__mmask8) ((1u << (n - i)) - 1);
       __m512d v = _mm512_maskz_loadu_pd (m, x + i);
-      _mm512_mask_storeu_pd (y + i, m, expm1_f64x8 (v));
+      _mm512_mask_storeu_pd (y + i, m, PZ (expm1_f64x8 (v)));
     }
+#undef PZ
+}
+
+void
+nf_expm1_f64_avx512 (double *y, const double *x, size_t n)
+{
+  expm1_f64_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_expm1_pz_f64_avx512 (double *y, const double *x, size_t n)
+{
+  expm1_f64_loop (y, x, n, 1);
 }

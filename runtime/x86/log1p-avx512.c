@@ -49,6 +49,9 @@
    explicit _mm512_fmadd_pd etc., because the error analysis above relies
    on which products are rounded.
 
+   nf_log1p_pz_*: the same loops with one addition of +0.0 per vector,
+   so that x = -0 gives +0 (neuronfuse.h); nothing else changes.
+
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
@@ -197,9 +200,12 @@ block_f64 (__m512d x, const struct tabs *t)
   return y;
 }
 
-void
-nf_log1p_f64_avx512 (double *y, const double *x, size_t n)
+/* y[i] = log1p(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+log1p_f64_loop (double *y, const double *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm512_add_pd ((v), _mm512_setzero_pd ()) : (v))
   struct tabs t;
   t.r0 = _mm512_load_pd (tab_r);
   t.r1 = _mm512_load_pd (tab_r + 8);
@@ -209,13 +215,27 @@ nf_log1p_f64_avx512 (double *y, const double *x, size_t n)
   t.l1 = _mm512_load_pd (tab_tlo + 8);
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm512_storeu_pd (y + i, block_f64 (_mm512_loadu_pd (x + i), &t));
+    _mm512_storeu_pd (y + i, PZ (block_f64 (_mm512_loadu_pd (x + i), &t)));
   if (i < n)
     {
       __mmask8 m = (__mmask8) ((1u << (n - i)) - 1);
-      __m512d v = block_f64 (_mm512_maskz_loadu_pd (m, x + i), &t);
+      __m512d v = PZ (block_f64 (_mm512_maskz_loadu_pd (m, x + i), &t));
       _mm512_mask_storeu_pd (y + i, m, v);
     }
+#undef PZ
+}
+
+void
+nf_log1p_f64_avx512 (double *y, const double *x, size_t n)
+{
+  log1p_f64_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_log1p_pz_f64_avx512 (double *y, const double *x, size_t n)
+{
+  log1p_f64_loop (y, x, n, 1);
 }
 
 /* Compute the f32 result of the 16 floats of X.  */
@@ -243,19 +263,37 @@ block_f32 (__m512 x, __m512d r0, __m512d r1, __m512d t0, __m512d t1)
     _mm512_castpd256_pd512 (_mm256_castps_pd (fl)), _mm256_castps_pd (fh), 1));
 }
 
-void
-nf_log1p_f32_avx512 (float *y, const float *x, size_t n)
+/* y[i] = log1p(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+log1p_f32_loop (float *y, const float *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm512_add_ps ((v), _mm512_setzero_ps ()) : (v))
   __m512d r0 = _mm512_load_pd (tab_r), r1 = _mm512_load_pd (tab_r + 8);
   __m512d t0 = _mm512_load_pd (tab_t32), t1 = _mm512_load_pd (tab_t32 + 8);
   size_t i = 0;
   for (; i + 16 <= n; i += 16)
     _mm512_storeu_ps (y + i,
-		      block_f32 (_mm512_loadu_ps (x + i), r0, r1, t0, t1));
+		      PZ (block_f32 (_mm512_loadu_ps (x + i), r0, r1, t0, t1)));
   if (i < n)
     {
       __mmask16 m = (__mmask16) ((1u << (n - i)) - 1);
-      __m512 v = block_f32 (_mm512_maskz_loadu_ps (m, x + i), r0, r1, t0, t1);
+      __m512 v
+	= PZ (block_f32 (_mm512_maskz_loadu_ps (m, x + i), r0, r1, t0, t1));
       _mm512_mask_storeu_ps (y + i, m, v);
     }
+#undef PZ
+}
+
+void
+nf_log1p_f32_avx512 (float *y, const float *x, size_t n)
+{
+  log1p_f32_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_log1p_pz_f32_avx512 (float *y, const float *x, size_t n)
+{
+  log1p_f32_loop (y, x, n, 1);
 }
