@@ -17,6 +17,7 @@
    Copyright (c) 2026 The neuronfuse developers.  */
 
 #include "kernels.h"
+#include "simd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ fill (enum nf_isa isa)
 #undef NF_SET_GENERIC
 #endif
 #undef NF_SET
+  nf_simd_fill (isa);
 }
 
 const struct nf_functable *

@@ -37,7 +37,8 @@
 #include <stdint.h>
 
 #include "../kernels.h"
-#include "log1p-consts.h"
+#include "../simd.h"
+#include "log1pf-scalar.h"
 
 #define SET1 _mm256_set1_pd
 #define FMA _mm256_fmadd_pd
@@ -307,4 +308,33 @@ void
 nf_log1p_pz_f32_avx2 (float *y, const float *x, size_t n)
 {
   log1p_f32_loop (y, x, n, 1);
+}
+
+/* nf_log1pf (log1pf-scalar.h): the array kernel's bits.  */
+float
+nf_log1pf_avx2 (float x)
+{
+  return log1pf_scalar (x);
+}
+
+/* The clones' registers (simd.h): block_f32 on 8 lanes, its half on 4.  */
+__m256
+nf_log1pf_x8_avx2 (__m256 x)
+{
+  return block_f32 (x, tab_r, tab_t32);
+}
+
+__m128
+nf_log1pf_x4_avx2 (__m128 x)
+{
+  __m256d xd = _mm256_cvtps_pd (x);
+  __m256d y = core_f32 (xd, tab_r, tab_t32);
+  __m128 m
+    = _mm_or_ps (_mm_cmp_ps (x, _mm_set1_ps (-1.0f), _CMP_NGT_UQ),
+		 _mm_cmp_ps (x, _mm_set1_ps (__builtin_inff ()), _CMP_EQ_OQ));
+  m = _mm_or_ps (m, _mm_castsi128_ps (_mm_cmpeq_epi32 (
+		      _mm_castps_si128 (x), _mm_set1_epi32 (INT32_MIN))));
+  if (__builtin_expect (_mm_movemask_ps (m) != 0, 0))
+    y = fixup (xd, y);
+  return _mm256_cvtpd_ps (y);
 }

@@ -62,7 +62,8 @@
 #include <stdint.h>
 
 #include "../kernels.h"
-#include "log1p-consts.h"
+#include "../simd.h"
+#include "log1pf-scalar.h"
 
 /* The table registers, loaded once per call.  */
 struct tabs
@@ -296,4 +297,44 @@ void
 nf_log1p_pz_f32_avx512 (float *y, const float *x, size_t n)
 {
   log1p_f32_loop (y, x, n, 1);
+}
+
+/* nf_log1pf (log1pf-scalar.h): the array kernel's bits.  */
+float
+nf_log1pf_avx512 (float x)
+{
+  return log1pf_scalar (x);
+}
+
+/* The clones' registers (simd.h): block_f32 on 16 lanes, its half on 8
+   (or 4, zero-extended).  */
+__m512
+nf_log1pf_x16_avx512 (__m512 x)
+{
+  return block_f32 (x, _mm512_load_pd (tab_r), _mm512_load_pd (tab_r + 8),
+		    _mm512_load_pd (tab_t32), _mm512_load_pd (tab_t32 + 8));
+}
+
+__m256
+nf_log1pf_x8_avx512 (__m256 x)
+{
+  __m512d xd = _mm512_cvtps_pd (x);
+  __mmask8 small
+    = _mm256_cmp_ps_mask (_mm256_andnot_ps (_mm256_set1_ps (-0.0f), x),
+			  _mm256_set1_ps (0x1p-7f), _CMP_LT_OQ);
+  __m512d y
+    = core_f32 (xd, small, _mm512_load_pd (tab_r), _mm512_load_pd (tab_r + 8),
+		_mm512_load_pd (tab_t32), _mm512_load_pd (tab_t32 + 8));
+  __mmask8 sp = _mm256_cmp_ps_mask (x, _mm256_set1_ps (-1.0f), _CMP_NGT_UQ)
+		| _mm256_fpclass_ps_mask (x, 0x04 | 0x08);
+  if (__builtin_expect (sp != 0, 0))
+    y = fixup (xd, y);
+  return _mm512_cvtpd_ps (y);
+}
+
+__m128
+nf_log1pf_x4_avx512 (__m128 x)
+{
+  return _mm256_castps256_ps128 (
+    nf_log1pf_x8_avx512 (_mm256_zextps128_ps256 (x)));
 }
