@@ -17,6 +17,7 @@
    Copyright (c) 2026 The neuronfuse developers.  */
 
 #include "kernels.h"
+#include "simd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ fill (enum nf_isa isa)
 #undef NF_SET_GENERIC
 #endif
 #undef NF_SET
+  nf_simd_fill (isa);
 }
 
 const struct nf_functable *
@@ -127,6 +129,30 @@ void
 nf_log1p_f64 (double *y, const double *x, size_t n)
 {
   NF_TBL (log1p_f64) (y, x, n);
+}
+
+void
+nf_expm1_pz_f32 (float *y, const float *x, size_t n)
+{
+  NF_TBL (expm1_pz_f32) (y, x, n);
+}
+
+void
+nf_expm1_pz_f64 (double *y, const double *x, size_t n)
+{
+  NF_TBL (expm1_pz_f64) (y, x, n);
+}
+
+void
+nf_log1p_pz_f32 (float *y, const float *x, size_t n)
+{
+  NF_TBL (log1p_pz_f32) (y, x, n);
+}
+
+void
+nf_log1p_pz_f64 (double *y, const double *x, size_t n)
+{
+  NF_TBL (log1p_pz_f64) (y, x, n);
 }
 
 double

@@ -27,6 +27,42 @@ void nf_expm1_f64 (double *y, const double *x, size_t n);
 void nf_log1p_f32 (float *y, const float *x, size_t n);
 void nf_log1p_f64 (double *y, const double *x, size_t n);
 
+/* The same kernels for the loops' signed zeros: y[i] = nf_expm1_*(x[i])
+   + 0.0 (resp. nf_log1p_*), i.e. the same results except that x = -0
+   gives +0, as the loop `y[i] = exp (x[i]) - 1` (resp. `log (1 + x[i])`)
+   does, where nf_expm1_* and nf_log1p_* keep -0 as expm1 and log1p do.
+   Same accuracy and speed (one addition of +0.0 per vector).  */
+void nf_expm1_pz_f32 (float *y, const float *x, size_t n);
+void nf_expm1_pz_f64 (double *y, const double *x, size_t n);
+void nf_log1p_pz_f32 (float *y, const float *x, size_t n);
+void nf_log1p_pz_f64 (double *y, const double *x, size_t n);
+
+/* Scalar expm1 (x) and log1p (x) of one float, the f32 kernels' results
+   (the same bits as nf_expm1_f32 / nf_log1p_f32 on the same instruction
+   set): within 0.5 ulp + 2^-23 ulp (expm1f) and 0.5 ulp + 2^-20 ulp
+   (log1pf), evaluated in double and rounded once; -0 gives -0, NaN NaN,
+   expm1f (-Inf) = -1, log1pf (-1) = -Inf.  errno as glibc's expm1f and
+   log1pf set it: ERANGE when a finite x overflows; EDOM for x < -1 and
+   ERANGE for x = -1.  For GCC on x86-64 they are declared with vector
+   variants: a loop calling them is vectorized (at -O3, or at -O2 under
+   #pragma omp simd) into calls of the library's clones _ZGVbN4v_,
+   _ZGVcN8v_, _ZGVdN8v_ and _ZGVeN16v_ (SSE2, AVX, AVX2, AVX-512), which
+   give the scalar function's bits and set errno as it does, once per
+   vector.  __const__ lets GCC drop or merge calls whose errno nobody
+   reads, as it does with -fno-math-errno.  (NF_DEFINE_CLONES: the
+   library's simd.c, which defines the clones itself; GCC would make its
+   own of a definition under this declaration.)  */
+#if defined __GNUC__ && !defined __clang__ && defined __x86_64__           \
+  && !defined NF_DEFINE_CLONES
+#define NF_SIMD_DECL                                                           \
+  __attribute__ ((__simd__ ("notinbranch"), __const__, __nothrow__, __leaf__))
+#else
+#define NF_SIMD_DECL
+#endif
+NF_SIMD_DECL float nf_expm1f (float x);
+NF_SIMD_DECL float nf_log1pf (float x);
+#undef NF_SIMD_DECL
+
 /* Row normalisation, RMSNorm: with r = 1 / sqrt (sum (x[j]^2) / n + eps),
    y[i] = x[i] * r * w[i] for i < n; W may be NULL (no weight, w[i] = 1).
    The whole sum is taken before anything is written, so y == x works;

@@ -5,6 +5,10 @@
    float ulp, so the float result is within 0.5 ulp + 2^-29 of exact and
    never worse than expm1f (glibc 2.36 expm1f is up to 0.81 ulp off).
 
+   The _pz kernels add +0.0 to each result: the same values, except
+   that x = -0 gives +0 (what the loop `exp (x) - 1` or `log (1 + x)`
+   gives) where the plain kernels keep -0.
+
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
@@ -24,4 +28,18 @@ nf_expm1_f64_generic (double *y, const double *x, size_t n)
 {
   for (size_t i = 0; i < n; i++)
     y[i] = expm1 (x[i]);
+}
+
+void
+nf_expm1_pz_f32_generic (float *y, const float *x, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    y[i] = (float) expm1 ((double) x[i]) + 0.0f;
+}
+
+void
+nf_expm1_pz_f64_generic (double *y, const double *x, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    y[i] = expm1 (x[i]) + 0.0;
 }

@@ -19,6 +19,9 @@
    FP contraction: off (pragmas below); every fused multiply-add is an
    explicit _mm256_fmadd_pd / _mm256_fnmadd_pd.
 
+   nf_expm1_pz_*: the same loops with one addition of +0.0 per vector,
+   so that x = -0 gives +0 (neuronfuse.h); nothing else changes.
+
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
@@ -28,11 +31,14 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+#include <errno.h>
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../kernels.h"
+#include "../simd.h"
 #include "expm1-consts.h"
 
 /* For the f32 kernels: ln2/8 rounded to double (LN2_HI / 8), and q(r) =
@@ -189,32 +195,131 @@ static const int32_t mask32[16]
   = { -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0 };
 static const int64_t mask64[8] = { -1, -1, -1, -1, 0, 0, 0, 0 };
 
-/* y[i] = expm1(x[i]) for i < n, as described at the top.  */
-void
-nf_expm1_f32_avx2 (float *y, const float *x, size_t n)
+/* y[i] = expm1(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+expm1_f32_loop (float *y, const float *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm256_add_ps ((v), _mm256_setzero_ps ()) : (v))
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps (y + i, expm1_f32x8 (_mm256_loadu_ps (x + i)));
+    _mm256_storeu_ps (y + i, PZ (expm1_f32x8 (_mm256_loadu_ps (x + i))));
   if (i < n)
     {
       __m256i m = _mm256_loadu_si256 ((const __m256i *) (mask32 + 8 - (n - i)));
       __m256 v = _mm256_maskload_ps (x + i, m);
-      _mm256_maskstore_ps (y + i, m, expm1_f32x8 (v));
+      _mm256_maskstore_ps (y + i, m, PZ (expm1_f32x8 (v)));
     }
+#undef PZ
 }
 
-/* y[i] = expm1(x[i]) for i < n, as described at the top.  */
 void
-nf_expm1_f64_avx2 (double *y, const double *x, size_t n)
+nf_expm1_f32_avx2 (float *y, const float *x, size_t n)
 {
+  expm1_f32_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_expm1_pz_f32_avx2 (float *y, const float *x, size_t n)
+{
+  expm1_f32_loop (y, x, n, 1);
+}
+
+/* y[i] = expm1(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+expm1_f64_loop (double *y, const double *x, size_t n, int pz)
+{
+#define PZ(v) (pz ? _mm256_add_pd ((v), _mm256_setzero_pd ()) : (v))
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
-    _mm256_storeu_pd (y + i, expm1_f64x4 (_mm256_loadu_pd (x + i)));
+    _mm256_storeu_pd (y + i, PZ (expm1_f64x4 (_mm256_loadu_pd (x + i))));
   if (i < n)
     {
       __m256i m = _mm256_loadu_si256 ((const __m256i *) (mask64 + 4 - (n - i)));
       __m256d v = _mm256_maskload_pd (x + i, m);
-      _mm256_maskstore_pd (y + i, m, expm1_f64x4 (v));
+      _mm256_maskstore_pd (y + i, m, PZ (expm1_f64x4 (v)));
     }
+#undef PZ
+}
+
+void
+nf_expm1_f64_avx2 (double *y, const double *x, size_t n)
+{
+  expm1_f64_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_expm1_pz_f64_avx2 (double *y, const double *x, size_t n)
+{
+  expm1_f64_loop (y, x, n, 1);
+}
+
+/* nf_expm1f: expm1_f32core for one double, operation for operation
+   (fnmadd (a, b, c) is fma (-a, b, c) exactly; the VPERMD pair picks
+   the halves of entry m & 7), so the same bits as the array kernel: X a
+   float value in [-100, 100].  */
+static inline __attribute__ ((always_inline)) double
+expm1_f32core1 (double x)
+{
+  double z = __builtin_fma (x, INV_LN2_8, SHIFT);
+  double md = z - SHIFT;
+  double r = __builtin_fma (-md, LN2_8, x);
+  uint64_t zi, sb;
+  memcpy (&zi, &z, sizeof zi);
+  sb = (zi << 49) + ((uint64_t) tab8_hi[zi & 7] << 32 | tab8_lo[zi & 7]);
+  double s2;
+  memcpy (&s2, &sb, sizeof s2);
+  double r2 = r * r;
+  double q01 = __builtin_fma (Q8_C1, r, Q8_C0);
+  double q23 = __builtin_fma (Q8_C3, r, Q8_C2);
+  double q45 = __builtin_fma (Q8_C5, r, Q8_C4);
+  double q25 = __builtin_fma (q45, r2, q23);
+  double q = __builtin_fma (q25, r2, q01);
+  double p = __builtin_fma (r2, q, r);
+  return __builtin_fma (s2, p, s2 - 1.0);
+}
+
+/* The rare inputs of nf_expm1f_avx2: NaN and |x| > NF_EXPM1F_MAX,
+   clamped as expm1_f32x8 clamps them; ERANGE for a finite x whose
+   result overflows, as glibc's expm1f.  (Between -NF_EXPM1F_MAX and -40
+   the main path's core gives -1 as the clamped one does.)  */
+static __attribute__ ((noinline, cold)) float
+expm1f_big (float x)
+{
+  if (x != x)
+    return x + x;
+  float xc = x > 100.0f ? 100.0f : x < -40.0f ? -40.0f : x;
+  if (x > NF_EXPM1F_MAX && x < __builtin_inff ())
+    errno = ERANGE;
+  return (float) expm1_f32core1 (xc);
+}
+
+/* expm1f (X) within 0.5 ulp + 2^-23 ulp: the array kernel's result.  */
+float
+nf_expm1f_avx2 (float x)
+{
+  if (__builtin_expect (!(__builtin_fabsf (x) <= NF_EXPM1F_MAX), 0))
+    return expm1f_big (x);
+  float y = (float) expm1_f32core1 (x);
+  return x == 0 ? x : y; /* -0 stays -0 (the core gives +0).  */
+}
+
+/* The clones' registers (simd.h): expm1_f32x8 on 8 or 4 lanes.  */
+__m256
+nf_expm1f_x8_avx2 (__m256 x)
+{
+  return expm1_f32x8 (x);
+}
+
+__m128
+nf_expm1f_x4_avx2 (__m128 x)
+{
+  __m128 xc
+    = _mm_min_ps (_mm_max_ps (x, _mm_set1_ps (-40.0f)), _mm_set1_ps (100.0f));
+  __m128 y = _mm256_cvtpd_ps (expm1_f32core (_mm256_cvtps_pd (xc)));
+  __m128 m = _mm_cmp_ps (x, _mm_setzero_ps (), _CMP_EQ_UQ);
+  return _mm_blendv_ps (y, _mm_add_ps (x, x), m);
 }

@@ -58,6 +58,9 @@
    occur (expm1 >= -1); sNaN comes back quiet.  Tails use masked loads and
    stores; the kernels read and write only x[0..n-1] and y[0..n-1].
 
+   nf_expm1_pz_*: the same loops with one addition of +0.0 per vector,
+   so that x = -0 gives +0 (neuronfuse.h); nothing else changes.
+
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
@@ -67,11 +70,14 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+#include <errno.h>
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../kernels.h"
+#include "../simd.h"
 #include "expm1-consts.h"
 
 /* For the f32 kernels: ln2/16 rounded to double (LN2_HI / 16), and q(r) =
@@ -218,32 +224,134 @@ expm1_f32x16 (__m512 x)
   return _mm512_mask_add_ps (y, m, x, x);
 }
 
-/* y[i] = expm1(x[i]) for i < n, as described at the top.  */
-void
-nf_expm1_f32_avx512 (float *y, const float *x, size_t n)
+/* y[i] = expm1(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+expm1_f32_loop (float *y, const float *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm512_add_ps ((v), _mm512_setzero_ps ()) : (v))
   size_t i = 0;
   for (; i + 16 <= n; i += 16)
-    _mm512_storeu_ps (y + i, expm1_f32x16 (_mm512_loadu_ps (x + i)));
+    _mm512_storeu_ps (y + i, PZ (expm1_f32x16 (_mm512_loadu_ps (x + i))));
   if (i < n)
     {
       __mmask16 m = (__mmask16) ((1u << (n - i)) - 1);
       __m512 v = _mm512_maskz_loadu_ps (m, x + i);
-      _mm512_mask_storeu_ps (y + i, m, expm1_f32x16 (v));
+      _mm512_mask_storeu_ps (y + i, m, PZ (expm1_f32x16 (v)));
     }
+#undef PZ
 }
 
-/* y[i] = expm1(x[i]) for i < n, as described at the top.  */
 void
-nf_expm1_f64_avx512 (double *y, const double *x, size_t n)
+nf_expm1_f32_avx512 (float *y, const float *x, size_t n)
 {
+  expm1_f32_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_expm1_pz_f32_avx512 (float *y, const float *x, size_t n)
+{
+  expm1_f32_loop (y, x, n, 1);
+}
+
+/* y[i] = expm1(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+expm1_f64_loop (double *y, const double *x, size_t n, int pz)
+{
+#define PZ(v) (pz ? _mm512_add_pd ((v), _mm512_setzero_pd ()) : (v))
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm512_storeu_pd (y + i, expm1_f64x8 (_mm512_loadu_pd (x + i)));
+    _mm512_storeu_pd (y + i, PZ (expm1_f64x8 (_mm512_loadu_pd (x + i))));
   if (i < n)
     {
       __mmask8 m = (__mmask8) ((1u << (n - i)) - 1);
       __m512d v = _mm512_maskz_loadu_pd (m, x + i);
-      _mm512_mask_storeu_pd (y + i, m, expm1_f64x8 (v));
+      _mm512_mask_storeu_pd (y + i, m, PZ (expm1_f64x8 (v)));
     }
+#undef PZ
+}
+
+void
+nf_expm1_f64_avx512 (double *y, const double *x, size_t n)
+{
+  expm1_f64_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_expm1_pz_f64_avx512 (double *y, const double *x, size_t n)
+{
+  expm1_f64_loop (y, x, n, 1);
+}
+
+/* nf_expm1f: expm1_f32core for one double, operation for operation
+   (fnmadd (a, b, c) is fma (-a, b, c) exactly), so the same bits as the
+   array kernel: X a float value in [-100, 100].  */
+static inline __attribute__ ((always_inline)) double
+expm1_f32core1 (double x)
+{
+  double z = __builtin_fma (x, INV_LN2_16, SHIFT);
+  double md = z - SHIFT;
+  double r = __builtin_fma (-md, LN2_16, x);
+  uint64_t zi, sb;
+  memcpy (&zi, &z, sizeof zi);
+  sb = (zi << 48) + tab16[zi & 15];
+  double s2;
+  memcpy (&s2, &sb, sizeof s2);
+  double r2 = r * r;
+  double q01 = __builtin_fma (Q16_C1, r, Q16_C0);
+  double q23 = __builtin_fma (Q16_C3, r, Q16_C2);
+  double q24 = __builtin_fma (Q16_C4, r2, q23);
+  double q = __builtin_fma (q24, r2, q01);
+  double p = __builtin_fma (r2, q, r);
+  return __builtin_fma (s2, p, s2 - 1.0);
+}
+
+/* The rare inputs of nf_expm1f_avx512: NaN and |x| > NF_EXPM1F_MAX,
+   clamped as expm1_f32x16 clamps them; ERANGE for a finite x whose
+   result overflows, as glibc's expm1f.  */
+static __attribute__ ((noinline, cold)) float
+expm1f_big (float x)
+{
+  if (x != x)
+    return x + x;
+  float xc = x > 100.0f ? 100.0f : x < -100.0f ? -100.0f : x;
+  if (x > NF_EXPM1F_MAX && x < __builtin_inff ())
+    errno = ERANGE;
+  return (float) expm1_f32core1 (xc);
+}
+
+/* expm1f (X) within 0.5 ulp + 2^-23 ulp: the array kernel's result.  */
+float
+nf_expm1f_avx512 (float x)
+{
+  if (__builtin_expect (!(__builtin_fabsf (x) <= NF_EXPM1F_MAX), 0))
+    return expm1f_big (x);
+  float y = (float) expm1_f32core1 (x);
+  return x == 0 ? x : y; /* -0 stays -0 (the core gives +0).  */
+}
+
+/* The clones' registers (simd.h): expm1_f32x16 on 16, 8 or 4 lanes.  */
+__m512
+nf_expm1f_x16_avx512 (__m512 x)
+{
+  return expm1_f32x16 (x);
+}
+
+__m256
+nf_expm1f_x8_avx512 (__m256 x)
+{
+  __m256 xc = _mm256_range_ps (x, _mm256_set1_ps (100.0f), 0x02);
+  __m256 y = _mm512_cvtpd_ps (expm1_f32core (_mm512_cvtps_pd (xc)));
+  __mmask8 m = _mm256_cmp_ps_mask (x, _mm256_setzero_ps (), _CMP_EQ_UQ);
+  return _mm256_mask_add_ps (y, m, x, x);
+}
+
+__m128
+nf_expm1f_x4_avx512 (__m128 x)
+{
+  return _mm256_castps256_ps128 (
+    nf_expm1f_x8_avx512 (_mm256_zextps128_ps256 (x)));
 }

@@ -24,6 +24,9 @@
    explicit _mm256_fmadd_pd etc., because the error analysis relies on
    which products are rounded.
 
+   nf_log1p_pz_*: the same loops with one addition of +0.0 per vector,
+   so that x = -0 gives +0 (neuronfuse.h); nothing else changes.
+
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
@@ -34,7 +37,8 @@
 #include <stdint.h>
 
 #include "../kernels.h"
-#include "log1p-consts.h"
+#include "../simd.h"
+#include "log1pf-scalar.h"
 
 #define SET1 _mm256_set1_pd
 #define FMA _mm256_fmadd_pd
@@ -216,21 +220,38 @@ block_f64 (__m256d x, const double *tr, const double *th, const double *tl)
   return y;
 }
 
-void
-nf_log1p_f64_avx2 (double *y, const double *x, size_t n)
+/* y[i] = log1p(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+log1p_f64_loop (double *y, const double *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm256_add_pd ((v), _mm256_setzero_pd ()) : (v))
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
     _mm256_storeu_pd (
-      y + i, block_f64 (_mm256_loadu_pd (x + i), tab_r, tab_thi, tab_tlo));
+      y + i, PZ (block_f64 (_mm256_loadu_pd (x + i), tab_r, tab_thi, tab_tlo)));
   if (i < n)
     {
       __m256i m = _mm256_cmpgt_epi64 (I64 ((int64_t) (n - i)),
 				      _mm256_set_epi64x (3, 2, 1, 0));
       __m256d v
-	= block_f64 (_mm256_maskload_pd (x + i, m), tab_r, tab_thi, tab_tlo);
+	= PZ (block_f64 (_mm256_maskload_pd (x + i, m), tab_r, tab_thi, tab_tlo));
       _mm256_maskstore_pd (y + i, m, v);
     }
+#undef PZ
+}
+
+void
+nf_log1p_f64_avx2 (double *y, const double *x, size_t n)
+{
+  log1p_f64_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_log1p_pz_f64_avx2 (double *y, const double *x, size_t n)
+{
+  log1p_f64_loop (y, x, n, 1);
 }
 
 /* Compute the f32 result of the 8 floats of X.  */
@@ -255,19 +276,65 @@ block_f32 (__m256 x, const double *tr, const double *tt)
   return _mm256_set_m128 (_mm256_cvtpd_ps (yh), _mm256_cvtpd_ps (yl));
 }
 
-void
-nf_log1p_f32_avx2 (float *y, const float *x, size_t n)
+/* y[i] = log1p(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+log1p_f32_loop (float *y, const float *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm256_add_ps ((v), _mm256_setzero_ps ()) : (v))
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
     _mm256_storeu_ps (y + i,
-		      block_f32 (_mm256_loadu_ps (x + i), tab_r, tab_t32));
+		      PZ (block_f32 (_mm256_loadu_ps (x + i), tab_r, tab_t32)));
   if (i < n)
     {
       __m256i m
 	= _mm256_cmpgt_epi32 (_mm256_set1_epi32 ((int) (n - i)),
 			      _mm256_set_epi32 (7, 6, 5, 4, 3, 2, 1, 0));
-      __m256 v = block_f32 (_mm256_maskload_ps (x + i, m), tab_r, tab_t32);
+      __m256 v = PZ (block_f32 (_mm256_maskload_ps (x + i, m), tab_r, tab_t32));
       _mm256_maskstore_ps (y + i, m, v);
     }
+#undef PZ
+}
+
+void
+nf_log1p_f32_avx2 (float *y, const float *x, size_t n)
+{
+  log1p_f32_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_log1p_pz_f32_avx2 (float *y, const float *x, size_t n)
+{
+  log1p_f32_loop (y, x, n, 1);
+}
+
+/* nf_log1pf (log1pf-scalar.h): the array kernel's bits.  */
+float
+nf_log1pf_avx2 (float x)
+{
+  return log1pf_scalar (x);
+}
+
+/* The clones' registers (simd.h): block_f32 on 8 lanes, its half on 4.  */
+__m256
+nf_log1pf_x8_avx2 (__m256 x)
+{
+  return block_f32 (x, tab_r, tab_t32);
+}
+
+__m128
+nf_log1pf_x4_avx2 (__m128 x)
+{
+  __m256d xd = _mm256_cvtps_pd (x);
+  __m256d y = core_f32 (xd, tab_r, tab_t32);
+  __m128 m
+    = _mm_or_ps (_mm_cmp_ps (x, _mm_set1_ps (-1.0f), _CMP_NGT_UQ),
+		 _mm_cmp_ps (x, _mm_set1_ps (__builtin_inff ()), _CMP_EQ_OQ));
+  m = _mm_or_ps (m, _mm_castsi128_ps (_mm_cmpeq_epi32 (
+		      _mm_castps_si128 (x), _mm_set1_epi32 (INT32_MIN))));
+  if (__builtin_expect (_mm_movemask_ps (m) != 0, 0))
+    y = fixup (xd, y);
+  return _mm256_cvtpd_ps (y);
 }

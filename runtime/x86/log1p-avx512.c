@@ -49,6 +49,9 @@
    explicit _mm512_fmadd_pd etc., because the error analysis above relies
    on which products are rounded.
 
+   nf_log1p_pz_*: the same loops with one addition of +0.0 per vector,
+   so that x = -0 gives +0 (neuronfuse.h); nothing else changes.
+
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
@@ -59,7 +62,8 @@
 #include <stdint.h>
 
 #include "../kernels.h"
-#include "log1p-consts.h"
+#include "../simd.h"
+#include "log1pf-scalar.h"
 
 /* The table registers, loaded once per call.  */
 struct tabs
@@ -197,9 +201,12 @@ block_f64 (__m512d x, const struct tabs *t)
   return y;
 }
 
-void
-nf_log1p_f64_avx512 (double *y, const double *x, size_t n)
+/* y[i] = log1p(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+log1p_f64_loop (double *y, const double *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm512_add_pd ((v), _mm512_setzero_pd ()) : (v))
   struct tabs t;
   t.r0 = _mm512_load_pd (tab_r);
   t.r1 = _mm512_load_pd (tab_r + 8);
@@ -209,13 +216,27 @@ nf_log1p_f64_avx512 (double *y, const double *x, size_t n)
   t.l1 = _mm512_load_pd (tab_tlo + 8);
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm512_storeu_pd (y + i, block_f64 (_mm512_loadu_pd (x + i), &t));
+    _mm512_storeu_pd (y + i, PZ (block_f64 (_mm512_loadu_pd (x + i), &t)));
   if (i < n)
     {
       __mmask8 m = (__mmask8) ((1u << (n - i)) - 1);
-      __m512d v = block_f64 (_mm512_maskz_loadu_pd (m, x + i), &t);
+      __m512d v = PZ (block_f64 (_mm512_maskz_loadu_pd (m, x + i), &t));
       _mm512_mask_storeu_pd (y + i, m, v);
     }
+#undef PZ
+}
+
+void
+nf_log1p_f64_avx512 (double *y, const double *x, size_t n)
+{
+  log1p_f64_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_log1p_pz_f64_avx512 (double *y, const double *x, size_t n)
+{
+  log1p_f64_loop (y, x, n, 1);
 }
 
 /* Compute the f32 result of the 16 floats of X.  */
@@ -243,19 +264,77 @@ block_f32 (__m512 x, __m512d r0, __m512d r1, __m512d t0, __m512d t1)
     _mm512_castpd256_pd512 (_mm256_castps_pd (fl)), _mm256_castps_pd (fh), 1));
 }
 
-void
-nf_log1p_f32_avx512 (float *y, const float *x, size_t n)
+/* y[i] = log1p(x[i]) for i < n, plus +0.0 if PZ (a constant once
+   inlined: the _pz kernel's one extra addition per vector).  */
+static inline __attribute__ ((always_inline)) void
+log1p_f32_loop (float *y, const float *x, size_t n, int pz)
 {
+#define PZ(v) (pz ? _mm512_add_ps ((v), _mm512_setzero_ps ()) : (v))
   __m512d r0 = _mm512_load_pd (tab_r), r1 = _mm512_load_pd (tab_r + 8);
   __m512d t0 = _mm512_load_pd (tab_t32), t1 = _mm512_load_pd (tab_t32 + 8);
   size_t i = 0;
   for (; i + 16 <= n; i += 16)
     _mm512_storeu_ps (y + i,
-		      block_f32 (_mm512_loadu_ps (x + i), r0, r1, t0, t1));
+		      PZ (block_f32 (_mm512_loadu_ps (x + i), r0, r1, t0, t1)));
   if (i < n)
     {
       __mmask16 m = (__mmask16) ((1u << (n - i)) - 1);
-      __m512 v = block_f32 (_mm512_maskz_loadu_ps (m, x + i), r0, r1, t0, t1);
+      __m512 v
+	= PZ (block_f32 (_mm512_maskz_loadu_ps (m, x + i), r0, r1, t0, t1));
       _mm512_mask_storeu_ps (y + i, m, v);
     }
+#undef PZ
+}
+
+void
+nf_log1p_f32_avx512 (float *y, const float *x, size_t n)
+{
+  log1p_f32_loop (y, x, n, 0);
+}
+
+/* The same, x = -0 giving +0 (neuronfuse.h).  */
+void
+nf_log1p_pz_f32_avx512 (float *y, const float *x, size_t n)
+{
+  log1p_f32_loop (y, x, n, 1);
+}
+
+/* nf_log1pf (log1pf-scalar.h): the array kernel's bits.  */
+float
+nf_log1pf_avx512 (float x)
+{
+  return log1pf_scalar (x);
+}
+
+/* The clones' registers (simd.h): block_f32 on 16 lanes, its half on 8
+   (or 4, zero-extended).  */
+__m512
+nf_log1pf_x16_avx512 (__m512 x)
+{
+  return block_f32 (x, _mm512_load_pd (tab_r), _mm512_load_pd (tab_r + 8),
+		    _mm512_load_pd (tab_t32), _mm512_load_pd (tab_t32 + 8));
+}
+
+__m256
+nf_log1pf_x8_avx512 (__m256 x)
+{
+  __m512d xd = _mm512_cvtps_pd (x);
+  __mmask8 small
+    = _mm256_cmp_ps_mask (_mm256_andnot_ps (_mm256_set1_ps (-0.0f), x),
+			  _mm256_set1_ps (0x1p-7f), _CMP_LT_OQ);
+  __m512d y
+    = core_f32 (xd, small, _mm512_load_pd (tab_r), _mm512_load_pd (tab_r + 8),
+		_mm512_load_pd (tab_t32), _mm512_load_pd (tab_t32 + 8));
+  __mmask8 sp = _mm256_cmp_ps_mask (x, _mm256_set1_ps (-1.0f), _CMP_NGT_UQ)
+		| _mm256_fpclass_ps_mask (x, 0x04 | 0x08);
+  if (__builtin_expect (sp != 0, 0))
+    y = fixup (xd, y);
+  return _mm512_cvtpd_ps (y);
+}
+
+__m128
+nf_log1pf_x4_avx512 (__m128 x)
+{
+  return _mm256_castps256_ps128 (
+    nf_log1pf_x8_avx512 (_mm256_zextps128_ps256 (x)));
 }

@@ -3,6 +3,8 @@
      NF_NAME    "nf_expm1"          the kernels' name, for messages
      NF_F32     nf_expm1_f32        the kernels under test
      NF_F64     nf_expm1_f64
+     NF_F32_PZ  nf_expm1_pz_f32     the same with +0 for -0
+     NF_F64_PZ  nf_expm1_pz_f64
      NF_MPFR    mpfr_expm1          the correctly rounded reference
      NF_LIBM    expm1               libm's function, for special values
      NF_DOMAIN(x)                   maps a random double into the domain
@@ -10,7 +12,8 @@
    floats and f64 over 10^5 random inputs across the exponent range; f32
    within 0.5 ulp + 2^-20 (it rounds a double result once), f64 within
    1 ulp; special values as libm gives them; n = 0 writes nothing; y == x
-   in place works.  */
+   in place works; the _pz kernels give the same bits except +0 for
+   -0.  */
 
 #include "nf-test.h"
 #include "isa.h"
@@ -94,6 +97,27 @@ main (void)
       CHECK ((isnan (want) && isnan (ys[i]))
 	     || (ys[i] == want && !!signbit (ys[i]) == !!signbit (want)));
     }
+
+  /* The _pz kernels: the same bits, except +0 for -0.  */
+  static float yf2[N32];
+  NF_F32_PZ (yf2, xf, n);
+  for (size_t i = 0; i < n; i++)
+    CHECK (xf[i] == 0 ? memcmp (&yf2[i], &(float){ 0.0f }, sizeof (float)) == 0
+		      : memcmp (&yf2[i], &yf[i], sizeof (float)) == 0);
+  static double yd2[N64];
+  NF_F64_PZ (yd2, xd, N64);
+  for (size_t i = 0; i < N64; i++)
+    CHECK (memcmp (&yd2[i], &yd[i], sizeof (double)) == 0);
+  NF_F64_PZ (ys, sp, NF_N (sp));
+  for (size_t i = 0; i < NF_N (sp); i++)
+    {
+      double want = NF_LIBM (sp[i]) + 0.0;
+      CHECK ((isnan (want) && isnan (ys[i]))
+	     || (ys[i] == want && !!signbit (ys[i]) == !!signbit (want)));
+    }
+  float zf[2] = { -0.0f, 0.0f }, zy[2];
+  NF_F32_PZ (zy, zf, 2);
+  CHECK (zy[0] == 0 && !signbit (zy[0]) && zy[1] == 0 && !signbit (zy[1]));
 
   /* n = 0 writes nothing; in place (y == x) is allowed.  */
   yd[0] = 42.0;

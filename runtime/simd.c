@@ -1,0 +1,335 @@
+/* simd.c: the scalar functions nf_expm1f and nf_log1pf and, on x86-64,
+   their vector-ABI clones, the functions GCC's vectorizer calls for a
+   loop over a function declared __simd__ ("notinbranch") (neuronfuse.h):
+
+     _ZGVbN4v_F   SSE2     __m128 in xmm0, out xmm0
+     _ZGVcN8v_F   AVX      __m256 in ymm0, out ymm0
+     _ZGVdN8v_F   AVX2     __m256
+     _ZGVeN16v_F  AVX-512F __m512 in zmm0, out zmm0
+
+   Dispatch.  A clone runs on any CPU of its ABI level and computes with
+   the best instruction set the CPU has (the b clone on an AVX-512
+   machine runs the AVX-512 core on its 4 lanes): each form of each
+   function is one entry of the table below, filled with dispatch.c's
+   own (same ISA, same NEURONFUSE_ISA cap, stubs that fill it on the
+   first call), and every public function is one indirect call through
+   it.  The variants (simd.h) share the cores of the array kernels of
+   their ISA, so on a given ISA nf_expm1f, each clone and nf_expm1_f32
+   give the same bits; a variant that leaves AVX state dirty runs
+   vzeroupper before returning to an SSE caller (GCC inserts it for a
+   function returning __m128 or float).  Here: the generic variants
+   (libm's double expm1 / log1p rounded once, as nf_expm1_f32_generic:
+   correct on any x86-64, FMA or not), the composition of the x16 form
+   from two AVX2 halves (an AVX-512F CPU without DQ/BW/VL, whose ISA is
+   avx2), and the clones, each built for its ABI level with a target
+   attribute (this file is built without -m flags).
+
+   Accuracy: 0.5 ulp + 2^-23 ulp (expm1f) and 0.5 ulp + 2^-20 ulp
+   (log1pf), the array kernels' bounds (neuronfuse.h); -0 gives -0.
+
+   Errno as glibc's expm1f and log1pf set it: ERANGE when a finite x
+   overflows (x > NF_EXPM1F_MAX), EDOM for x < -1 (-Inf included) and
+   ERANGE for x = -1; never for NaN or +-Inf results of +-Inf.  The
+   scalar variants set it themselves (on their rare path); a clone
+   compares the vector once after computing it, and only if a lane is
+   out of range looks at the lanes (one errno for the vector: EDOM
+   before ERANGE).  FP exception flags: not promised.
+
+   SPDX-License-Identifier: MIT
+   Copyright (c) 2026 The neuronfuse developers.  */
+
+/* neuronfuse.h: declare nf_expm1f and nf_log1pf without __simd__.  */
+#define NF_DEFINE_CLONES 1
+#include "simd.h"
+
+#include <errno.h>
+#include <math.h>
+
+/* The generic scalar variants: the generic array kernels' expressions.
+   glibc's log1p sets errno as log1pf does (double overflow cannot
+   happen for a float x), its expm1 cannot overflow for a float x: the
+   rounding to float does, and sets ERANGE here.  */
+float
+nf_expm1f_generic (float x)
+{
+  float y = (float) expm1 ((double) x);
+  if (__builtin_expect (x > NF_EXPM1F_MAX, 0) && x < INFINITY)
+    errno = ERANGE;
+  return y;
+}
+
+float
+nf_log1pf_generic (float x)
+{
+  return (float) log1p ((double) x);
+}
+
+#if !defined __x86_64__
+
+/* No clones: one variant.  */
+void
+nf_simd_fill (enum nf_isa isa)
+{
+  (void) isa;
+}
+
+float
+nf_expm1f (float x)
+{
+  return nf_expm1f_generic (x);
+}
+
+float
+nf_log1pf (float x)
+{
+  return nf_log1pf_generic (x);
+}
+
+#else
+
+/* The clones are exported under these names, which are not C
+   identifiers of neuronfuse.h's.  */
+__m128 _ZGVbN4v_nf_expm1f (__m128 x);
+__m256 _ZGVcN8v_nf_expm1f (__m256 x);
+__m256 _ZGVdN8v_nf_expm1f (__m256 x);
+__m512 _ZGVeN16v_nf_expm1f (__m512 x);
+__m128 _ZGVbN4v_nf_log1pf (__m128 x);
+__m256 _ZGVcN8v_nf_log1pf (__m256 x);
+__m256 _ZGVdN8v_nf_log1pf (__m256 x);
+__m512 _ZGVeN16v_nf_log1pf (__m512 x);
+
+/* The target attributes of the forms wider than SSE2.  */
+#define NF_AVX __attribute__ ((target ("avx")))
+#define NF_AVX512 __attribute__ ((target ("avx512f")))
+
+/* The generic forms: the scalar variant on each lane.  */
+#define NF_GENERIC_FORMS(f)                                                    \
+  static __m128 f##_x4_generic (__m128 x)                                      \
+  {                                                                            \
+    float a[4];                                                                \
+    _mm_storeu_ps (a, x);                                                      \
+    for (int i = 0; i < 4; i++)                                                \
+      a[i] = nf_##f##_generic (a[i]);                                          \
+    return _mm_loadu_ps (a);                                                   \
+  }                                                                            \
+  static NF_AVX __m256 f##_x8_generic (__m256 x)                               \
+  {                                                                            \
+    float a[8];                                                                \
+    _mm256_storeu_ps (a, x);                                                   \
+    for (int i = 0; i < 8; i++)                                                \
+      a[i] = nf_##f##_generic (a[i]);                                          \
+    return _mm256_loadu_ps (a);                                                \
+  }                                                                            \
+  static NF_AVX512 __m512 f##_x16_generic (__m512 x)                           \
+  {                                                                            \
+    float a[16];                                                               \
+    _mm512_storeu_ps (a, x);                                                   \
+    for (int i = 0; i < 16; i++)                                               \
+      a[i] = nf_##f##_generic (a[i]);                                          \
+    return _mm512_loadu_ps (a);                                                \
+  }                                                                            \
+  /* An AVX-512F CPU of ISA avx2: two AVX2 halves.  */                         \
+  static NF_AVX512 __m512 f##_x16_avx2 (__m512 x)                              \
+  {                                                                            \
+    __m512d d = _mm512_castps_pd (x);                                          \
+    __m256 lo = nf_##f##_x8_avx2 (_mm256_castpd_ps (                           \
+      _mm512_castpd512_pd256 (d)));                                            \
+    __m256 hi = nf_##f##_x8_avx2 (_mm256_castpd_ps (                           \
+      _mm512_extractf64x4_pd (d, 1)));                                         \
+    return _mm512_castpd_ps (_mm512_insertf64x4 (                              \
+      _mm512_castpd256_pd512 (_mm256_castps_pd (lo)), _mm256_castps_pd (hi),   \
+      1));                                                                     \
+  }
+NF_GENERIC_FORMS (expm1f)
+NF_GENERIC_FORMS (log1pf)
+
+/* The table, and its stubs: fill dispatch.c's table (which fills this
+   one), then call through.  */
+struct simdtable
+{
+#define NF_SIMD_FIELDS(f)                                                      \
+  float (*f) (float);                                                          \
+  __m128 (*f##_x4) (__m128);                                                   \
+  __m256 (*f##_x8) (__m256);                                                   \
+  __m512 (*f##_x16) (__m512);
+  NF_SIMD_FIELDS (expm1f)
+  NF_SIMD_FIELDS (log1pf)
+#undef NF_SIMD_FIELDS
+};
+static struct simdtable simd;
+
+#define NF_SIMD(name) __atomic_load_n (&simd.name, __ATOMIC_RELAXED)
+
+#define NF_STUBS(f)                                                            \
+  static float f##_stub (float x)                                              \
+  {                                                                            \
+    nf_functable ();                                                           \
+    return NF_SIMD (f) (x);                                                    \
+  }                                                                            \
+  static __m128 f##_x4_stub (__m128 x)                                         \
+  {                                                                            \
+    nf_functable ();                                                           \
+    return NF_SIMD (f##_x4) (x);                                               \
+  }                                                                            \
+  static NF_AVX __m256 f##_x8_stub (__m256 x)                                  \
+  {                                                                            \
+    nf_functable ();                                                           \
+    return NF_SIMD (f##_x8) (x);                                               \
+  }                                                                            \
+  static NF_AVX512 __m512 f##_x16_stub (__m512 x)                              \
+  {                                                                            \
+    nf_functable ();                                                           \
+    return NF_SIMD (f##_x16) (x);                                              \
+  }
+NF_STUBS (expm1f)
+NF_STUBS (log1pf)
+#undef NF_STUBS
+
+static struct simdtable simd = {
+  expm1f_stub, expm1f_x4_stub, expm1f_x8_stub, expm1f_x16_stub,
+  log1pf_stub, log1pf_x4_stub, log1pf_x8_stub, log1pf_x16_stub,
+};
+
+void
+nf_simd_fill (enum nf_isa isa)
+{
+#define NF_SIMD_SET(name, v) __atomic_store_n (&simd.name, v, __ATOMIC_RELEASE)
+#define NF_SIMD_SET_ALL(f, s, v4, v8, v16)                                     \
+  NF_SIMD_SET (f##_x4, v4);                                                    \
+  NF_SIMD_SET (f##_x8, v8);                                                    \
+  NF_SIMD_SET (f##_x16, v16);                                                  \
+  NF_SIMD_SET (f, s);
+#ifdef NF_HAVE_X86_KERNELS
+  if (isa == NF_ISA_AVX512)
+    {
+      NF_SIMD_SET_ALL (expm1f, nf_expm1f_avx512, nf_expm1f_x4_avx512,
+		       nf_expm1f_x8_avx512, nf_expm1f_x16_avx512);
+      NF_SIMD_SET_ALL (log1pf, nf_log1pf_avx512, nf_log1pf_x4_avx512,
+		       nf_log1pf_x8_avx512, nf_log1pf_x16_avx512);
+      return;
+    }
+  if (isa == NF_ISA_AVX2)
+    {
+      NF_SIMD_SET_ALL (expm1f, nf_expm1f_avx2, nf_expm1f_x4_avx2,
+		       nf_expm1f_x8_avx2, expm1f_x16_avx2);
+      NF_SIMD_SET_ALL (log1pf, nf_log1pf_avx2, nf_log1pf_x4_avx2,
+		       nf_log1pf_x8_avx2, log1pf_x16_avx2);
+      return;
+    }
+#else
+  (void) isa;
+#endif
+  NF_SIMD_SET_ALL (expm1f, nf_expm1f_generic, expm1f_x4_generic,
+		   expm1f_x8_generic, expm1f_x16_generic);
+  NF_SIMD_SET_ALL (log1pf, nf_log1pf_generic, log1pf_x4_generic,
+		   log1pf_x8_generic, log1pf_x16_generic);
+#undef NF_SIMD_SET_ALL
+#undef NF_SIMD_SET
+}
+
+/* The scalar functions: one indirect jump.  */
+float
+nf_expm1f (float x)
+{
+  return NF_SIMD (expm1f) (x);
+}
+
+float
+nf_log1pf (float x)
+{
+  return NF_SIMD (log1pf) (x);
+}
+
+/* Errno of a vector of N lanes at X whose compare found a lane out of
+   range: what the scalar function would set for the lanes, EDOM first.
+   (The clones' rare path; never inlined.)  */
+static __attribute__ ((noinline, cold)) void
+expm1f_errno (const float *x, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (x[i] > NF_EXPM1F_MAX && x[i] < INFINITY)
+      errno = ERANGE;
+}
+
+static __attribute__ ((noinline, cold)) void
+log1pf_errno (const float *x, int n)
+{
+  int e = 0;
+  for (int i = 0; i < n; i++)
+    if (x[i] < -1.0f)
+      e = EDOM;
+    else if (x[i] == -1.0f && e == 0)
+      e = ERANGE;
+  if (e)
+    errno = e;
+}
+
+/* The clones.  The compares: expm1f, x > NF_EXPM1F_MAX (+Inf included,
+   sorted out by expm1f_errno); log1pf, x <= -1.  */
+__m128
+_ZGVbN4v_nf_expm1f (__m128 x)
+{
+  __m128 y = NF_SIMD (expm1f_x4) (x);
+  if (__builtin_expect (
+	_mm_movemask_ps (_mm_cmpgt_ps (x, _mm_set1_ps (NF_EXPM1F_MAX))), 0))
+    {
+      float a[4];
+      _mm_storeu_ps (a, x);
+      expm1f_errno (a, 4);
+    }
+  return y;
+}
+
+__m128
+_ZGVbN4v_nf_log1pf (__m128 x)
+{
+  __m128 y = NF_SIMD (log1pf_x4) (x);
+  if (__builtin_expect (
+	_mm_movemask_ps (_mm_cmple_ps (x, _mm_set1_ps (-1.0f))), 0))
+    {
+      float a[4];
+      _mm_storeu_ps (a, x);
+      log1pf_errno (a, 4);
+    }
+  return y;
+}
+
+/* The c and d clones differ only in the instructions GCC may use for
+   the compare.  */
+#define NF_CLONE8(tgt, abi, f, cmp, c)                                         \
+  __attribute__ ((target (tgt))) __m256 _ZGV##abi##N8v_nf_##f (__m256 x)       \
+  {                                                                            \
+    __m256 y = NF_SIMD (f##_x8) (x);                                           \
+    if (__builtin_expect (                                                     \
+	  _mm256_movemask_ps (_mm256_cmp_ps (x, _mm256_set1_ps (c), cmp)), 0)) \
+      {                                                                        \
+	float a[8];                                                            \
+	_mm256_storeu_ps (a, x);                                               \
+	f##_errno (a, 8);                                                      \
+      }                                                                        \
+    return y;                                                                  \
+  }
+NF_CLONE8 ("avx", c, expm1f, _CMP_GT_OQ, NF_EXPM1F_MAX)
+NF_CLONE8 ("avx2", d, expm1f, _CMP_GT_OQ, NF_EXPM1F_MAX)
+NF_CLONE8 ("avx", c, log1pf, _CMP_LE_OQ, -1.0f)
+NF_CLONE8 ("avx2", d, log1pf, _CMP_LE_OQ, -1.0f)
+#undef NF_CLONE8
+
+#define NF_CLONE16(f, cmp, c)                                                  \
+  NF_AVX512 __m512 _ZGVeN16v_nf_##f (__m512 x)                                 \
+  {                                                                            \
+    __m512 y = NF_SIMD (f##_x16) (x);                                          \
+    if (__builtin_expect (                                                     \
+	  _mm512_cmp_ps_mask (x, _mm512_set1_ps (c), cmp) != 0, 0))            \
+      {                                                                        \
+	float a[16];                                                           \
+	_mm512_storeu_ps (a, x);                                               \
+	f##_errno (a, 16);                                                     \
+      }                                                                        \
+    return y;                                                                  \
+  }
+NF_CLONE16 (expm1f, _CMP_GT_OQ, NF_EXPM1F_MAX)
+NF_CLONE16 (log1pf, _CMP_LE_OQ, -1.0f)
+#undef NF_CLONE16
+
+#endif /* __x86_64__ */
