@@ -37,9 +37,9 @@
    Elementwise loops y[i] = E holding an Expm1 or Log1p candidate are
    built with the scalar pass's rewrite applied (expm1 (x) + 0.0, the
    + 0.0 folded away under -ffast-math/-fno-signed-zeros, as GCC does)
-   and matched by nf_match_map: where signed zeros matter, missed with
-   its reason; else the kernel call behind the overlap test is inserted
-   before the loop, which stays as the fallback.
+   and matched by nf_match_map; the kernel call (the _pz kernel where
+   the + 0.0 stays) behind the overlap test is inserted before the loop,
+   which stays as the fallback.
 
    Loop candidates are innermost loops summing a product into a
    floating-point variable (the plugin's nf_loop_candidate); one that
@@ -1569,10 +1569,16 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
   enum nf_elem elem = nf_value_type (r, m->input).elem;
   if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
     return "no array kernel for this element type";
-  bool e = m->kind == NF_KIND_EXPM1;
-  const char *callee = elem == NF_ELEM_F32
-			 ? (e ? "nf_expm1_f32" : "nf_log1p_f32")
-			 : (e ? "nf_expm1_f64" : "nf_log1p_f64");
+  /* As the plugin's loop pass: the _pz kernels give the loop's +0 for
+     x = -0 (its expm1 (x) + 0.0); under -ffast-math the fast f32 ones.  */
+  static const char *const callees[2][2][3]
+    = { { { "nf_log1p_f64", "nf_log1p_pz_f64", "nf_log1p_f64" },
+	  { "nf_log1p_f32", "nf_log1p_pz_f32", "nf_log1p_fast_f32" } },
+	{ { "nf_expm1_f64", "nf_expm1_pz_f64", "nf_expm1_f64" },
+	  { "nf_expm1_f32", "nf_expm1_pz_f32", "nf_expm1_fast_f32" } } };
+  int variant = m->plus_zero ? 1 : t->fast_math ? 2 : 0;
+  const char *callee
+    = callees[m->kind == NF_KIND_EXPM1][elem == NF_ELEM_F32][variant];
   for (nf_value v = 0; v < nf_region_n_values (r); v++)
     if (nf_value_escapes (r, v))
       return "a value computed in the loop is used after it";
@@ -1616,9 +1622,8 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
 
 /* The loop STMT storing y[i] = E where E holds an Expm1 or Log1p
    candidate: build it as the plugin's nf_lr_build_map does and record
-   nf_match_map's reason.  The tool's scalar rewrite keeps + 0.0 (the
-   sign of a zero result), so the loop is never the map's idiom: it is
-   reported missed, as the plugin's is where signed zeros matter.  */
+   nf_match_map's reason.  Where the tool's scalar rewrite keeps + 0.0
+   (the sign of a zero result), the map's call is to the _pz kernel.  */
 static void
 nf_lp_try_map (struct nf_lp_scan *s, CXCursor stmt)
 {

@@ -209,6 +209,23 @@ nf_args_signed_zeros (const struct nf_cli *cli)
   return on;
 }
 
+/* Whether the compiler arguments ask for speed over the last bits (the
+   last of -funsafe-math-optimizations, -fno-unsafe-math-optimizations,
+   -ffast-math, -Ofast wins), as the plugin's nf_fast_math_p says with
+   signed zeros off too.  */
+static bool
+nf_args_unsafe_math (const struct nf_cli *cli)
+{
+  bool on = false;
+  for (int i = 0; i < cli->n_clang_args; i++)
+    if (!strcmp (cli->clang_args[i], "-fno-unsafe-math-optimizations"))
+      on = false;
+    else if (!strcmp (cli->clang_args[i], "-funsafe-math-optimizations")
+	     || nf_arg_fast_math (cli->clang_args[i]))
+      on = true;
+  return on;
+}
+
 /* Whether the compiler arguments let a sum be reordered (the last of
    -fassociative-math, -fno-associative-math, -funsafe-math-optimizations,
    -ffast-math, -Ofast wins), as GCC's flag_associative_math says.  */
@@ -404,6 +421,7 @@ main (int argc, char **argv)
   t.math_errno = nf_args_math_errno (&cli);
   t.signed_zeros = nf_args_signed_zeros (&cli);
   t.associative_math = nf_args_associative_math (&cli);
+  t.fast_math = nf_args_unsafe_math (&cli) && !t.signed_zeros;
   char *buf = NULL;
   CXIndex index = NULL;
   status = 1;

@@ -22,6 +22,9 @@ typedef struct nf_tool
   const char *dump_dir; /* --dump-hlo=DIR, or NULL.  */
   unsigned kinds;	/* --kinds=LIST: mask of enum nf_kind.  */
   bool signed_zeros;	/* No -fno-signed-zeros/-ffast-math there.  */
+  bool fast_math;	/* -funsafe-math-optimizations without signed
+			   zeros (-ffast-math, -Ofast): the fast f32
+			   kernels (1 ulp) may be called.  */
   bool associative_math; /* -fassociative-math (-ffast-math, -Ofast):
 			    the compiler may reorder a sum.  */
   bool math_errno;	/* No -fno-math-errno/-ffast-math in the

@@ -62,8 +62,7 @@ nf_mathfn_callee (const struct nf_mathfn *fn)
   return nf_fast_math_p () ? fn->rt_fast : fn->rt;
 }
 
-/* The declaration of libneuronfuse's scalar float function NAME.  */
-static tree
+tree
 nf_runtime_fn_decl (const char *name)
 {
   tree id = get_identifier (name);
@@ -104,30 +103,41 @@ nf_mathfn_decl (const struct nf_mathfn *fn)
   return nf_runtime_fn_decl (nf_mathfn_callee (fn));
 }
 
+/* libneuronfuse's scalar functions the rewrites call, as the region IR
+   models them.  */
+static const struct
+{
+  const char *name;
+  enum nf_opcode op;
+} nf_runtime_fns[] = {
+  { "nf_expm1f", NF_OP_EXPM1 }, { "nf_expm1f_fast", NF_OP_EXPM1 },
+  { "nf_log1pf", NF_OP_LOG1P }, { "nf_log1pf_fast", NF_OP_LOG1P },
+  { "nf_expf", NF_OP_EXP },
+};
+
 enum nf_opcode
 nf_runtime_call_op (const gimple *stmt)
 {
   const gcall *call = dyn_cast<const gcall *> (stmt);
   tree decl = call ? gimple_call_fndecl (call) : NULL_TREE;
-  if (!decl || !DECL_NAME (decl) || gimple_call_num_args (call) != 1)
+  if (!decl || !nf_runtime_fn_p (decl) || gimple_call_num_args (call) != 1)
     return NF_OP_COUNT_;
   const char *name = IDENTIFIER_POINTER (DECL_NAME (decl));
-  const struct nf_mathfn *f[2] = { &nf_exp_fns[0], &nf_log_fns[0] };
-  for (int i = 0; i < 2; i++)
-    if (!strcmp (name, f[i]->rt) || !strcmp (name, f[i]->rt_fast))
-      return i ? NF_OP_LOG1P : NF_OP_EXPM1;
+  for (const auto &f : nf_runtime_fns)
+    if (!strcmp (name, f.name))
+      return f.op;
   return NF_OP_COUNT_;
 }
 
 bool
 nf_runtime_fn_p (const_tree fndecl)
 {
-  if (!fndecl || !DECL_NAME (fndecl))
+  if (!fndecl || TREE_CODE (fndecl) != FUNCTION_DECL || !DECL_NAME (fndecl)
+      || !DECL_EXTERNAL (fndecl))
     return false;
   const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
-  const struct nf_mathfn *f[2] = { &nf_exp_fns[0], &nf_log_fns[0] };
-  for (int i = 0; i < 2; i++)
-    if (!strcmp (name, f[i]->rt) || !strcmp (name, f[i]->rt_fast))
+  for (const auto &f : nf_runtime_fns)
+    if (!strcmp (name, f.name))
       return true;
   return false;
 }

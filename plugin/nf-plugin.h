@@ -104,7 +104,11 @@ const char *nf_mathfn_callee (const struct nf_mathfn *fn);
    unit has one.  Made before IPA, the simd clones exist.  */
 tree nf_mathfn_decl (const struct nf_mathfn *fn);
 
-/* The opcode (NF_OP_EXPM1, NF_OP_LOG1P) of a call to one of those
+/* The declaration of libneuronfuse's scalar float function NAME
+   (nf_expm1f, nf_expf...), made as nf_mathfn_decl says.  */
+tree nf_runtime_fn_decl (const char *name);
+
+/* The opcode (NF_OP_EXPM1, NF_OP_LOG1P, NF_OP_EXP) of a call to one of those
    libneuronfuse scalar functions, or NF_OP_COUNT_.  */
 enum nf_opcode nf_runtime_call_op (const gimple *call);
 

@@ -139,13 +139,11 @@ nf_can_replace (function *fun, gimple *stmt, gcall *call,
   return true;
 }
 
-/* Make CALL call FN's replacement instead of its current function.
-   libneuronfuse's is const: the call loses its virtual operands (the
-   errno that libm's call was assumed to write).  */
+/* Make CALL call DECL; a const DECL's call loses its virtual operands
+   (the errno that libm's call was assumed to write).  */
 static void
-nf_retarget_call (gcall *call, const struct nf_mathfn *fn)
+nf_call_to (gcall *call, tree decl)
 {
-  tree decl = nf_mathfn_decl (fn);
   gimple_call_set_fndecl (call, decl);
   gimple_call_set_fntype (call, TREE_TYPE (decl));
   if (TREE_READONLY (decl) && gimple_vdef (call))
@@ -155,6 +153,15 @@ nf_retarget_call (gcall *call, const struct nf_mathfn *fn)
       gimple_set_vdef (call, NULL_TREE);
       gimple_set_vuse (call, NULL_TREE);
     }
+}
+
+/* Make CALL call FN's replacement instead of its current function.
+   libneuronfuse's is const: the call loses its virtual operands (the
+   errno that libm's call was assumed to write).  */
+static void
+nf_retarget_call (gcall *call, const struct nf_mathfn *fn)
+{
+  nf_call_to (call, nf_mathfn_decl (fn));
 }
 
 /* Reset the debug binds that use NAME, whose value is about to change.  */
@@ -547,6 +554,51 @@ nf_try_tanh (function *fun, gimple_stmt_iterator *gsi)
   return true;
 }
 
+/* Step 5, early instance: a float expf left in a loop that now calls
+   libneuronfuse's nf_expm1f or nf_log1pf (softplus' log1p (expf (x)))
+   would keep the loop scalar (libm's expf has no clones outside
+   -ffast-math): it calls nf_expf instead, no less accurate (0.5 ulp +
+   2^-29 against glibc's 0.502) and with vector clones, declared here
+   before IPA.  Returns true if it changed FUN.  */
+static bool
+nf_scalar_companions (function *fun)
+{
+  basic_block bb;
+  auto_bitmap loops;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (is_gimple_call (gsi_stmt (gsi)) && bb->loop_father
+	  && bb->loop_father->num != 0
+	  && nf_runtime_call_op (gsi_stmt (gsi)) != NF_OP_COUNT_)
+	bitmap_set_bit (loops, bb->loop_father->num);
+  if (bitmap_empty_p (loops))
+    return false;
+  bool changed = false;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gcall *call = nf_as_call (gsi_stmt (gsi));
+	if (!call || !bb->loop_father
+	    || !bitmap_bit_p (loops, bb->loop_father->num)
+	    || !gimple_call_builtin_p (call, BUILT_IN_EXPF)
+	    || !gimple_call_lhs (call) || stmt_can_throw_internal (fun, call))
+	  continue;
+	tree decl = nf_runtime_fn_decl ("nf_expf");
+	if (symtab_node *own = symtab_node::get (decl))
+	  if (own->definition)
+	    continue;
+	nf_call_to (call, decl);
+	update_stmt (call);
+	nf_remark_optimized (call, "Elementwise: expf in a loop calling "
+				   "libneuronfuse replaced by nf_expf (0.5 "
+				   "ulp, vector clones)");
+	changed = true;
+      }
+  return changed;
+}
+
 /* Run steps 1-4 over FUN.  */
 static unsigned int
 nf_scalar_run (function *fun)
@@ -570,6 +622,9 @@ nf_scalar_run (function *fun)
 	else if ((nf_opts.kinds & NF_KIND_LOG1P) && is_gimple_call (stmt))
 	  changed |= nf_try_log1p (fun, &gsi);
       }
+  if (!nf_scalar_report_missed && !nf_fast_math_p ()
+      && (nf_opts.kinds & (NF_KIND_EXPM1 | NF_KIND_LOG1P)))
+    changed |= nf_scalar_companions (fun);
   /* Calls were retargeted: the call graph edges follow the callee.  */
   return changed && nf_opts.mode == NF_MODE_REWRITE
 	   ? TODO_update_ssa | TODO_rebuild_cgraph_edges

@@ -217,11 +217,14 @@ nf_simd_prepare_loop (class loop *loop)
     }
   dump_user_location_t loc = find_loop_location (loop);
   char msg[200];
+  char made[64] = "";
+  if (moved)
+    snprintf (made, sizeof made, "; %d call%s made unconditional", moved,
+	      moved == 1 ? "" : "s");
   snprintf (msg, sizeof msg,
 	    "Elementwise: loop calling %s prepared for the vectorizer "
-	    "(its vector clones)%s%s",
-	    callee, moved ? "; calls made unconditional: " : "",
-	    moved ? (moved == 1 ? "1" : "several") : "");
+	    "(its vector clones)%s",
+	    callee, made);
   nf_remark_optimized (loc, msg);
   if (dump_file && (dump_flags & TDF_DETAILS))
     fprintf (dump_file,

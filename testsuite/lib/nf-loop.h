@@ -76,6 +76,18 @@ NF_LOOP_WRAP (nf_sumsq_f64, long double, (const double *x, size_t n), (x, n),
 	      return)
 NF_LOOP_WRAP (nf_expm1_f32, void, (float *y, const float *x, size_t n),
 	      (y, x, n), )
+NF_LOOP_WRAP (nf_expm1_pz_f32, void, (float *y, const float *x, size_t n),
+	      (y, x, n), )
+NF_LOOP_WRAP (nf_expm1_pz_f64, void, (double *y, const double *x, size_t n),
+	      (y, x, n), )
+NF_LOOP_WRAP (nf_log1p_pz_f32, void, (float *y, const float *x, size_t n),
+	      (y, x, n), )
+NF_LOOP_WRAP (nf_log1p_pz_f64, void, (double *y, const double *x, size_t n),
+	      (y, x, n), )
+NF_LOOP_WRAP (nf_expm1_fast_f32, void, (float *y, const float *x, size_t n),
+	      (y, x, n), )
+NF_LOOP_WRAP (nf_log1p_fast_f32, void, (float *y, const float *x, size_t n),
+	      (y, x, n), )
 NF_LOOP_WRAP (nf_expm1_f64, void, (double *y, const double *x, size_t n),
 	      (y, x, n), )
 NF_LOOP_WRAP (nf_log1p_f32, void, (float *y, const float *x, size_t n),

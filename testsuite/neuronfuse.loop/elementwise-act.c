@@ -1,0 +1,91 @@
+/* Area: nf-loop, Elementwise: activations around the Expm1 idiom.
+   Purpose: ELU (a run-time alpha, the call under the condition), SELU in
+   darknet's form (branch-free) and tanh as (exp (2x) - 1) / (exp (2x)
+   + 1) keep their loops: the scalar rewrite calls nf_expm1f, and nf-loop
+   prepares the loop for GCC's vectorizer, which calls nf_expm1f's
+   vector clones.  ELU's call is made unconditional first (GCC 12 has no
+   masked clone calls).  Results: each element within 2 ulps of a long
+   double reference, and no worse than the plain loop's.  */
+/* { dg-do run } */
+#include "nf-loop.h"
+
+__attribute__ ((noipa)) void
+elu (float *y, const float *x, int n, float alpha)
+{
+  for (int i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : alpha * (expf (x[i]) - 1.0f); /* { dg-optimized "Elementwise: loop calling nf_expm1f(_fast)? prepared for the vectorizer \\(its vector clones\\); 1 call made unconditional" } */
+}
+
+__attribute__ ((noipa)) void
+selu (float *y, const float *x, int n)
+{
+  for (int i = 0; i < n; i++) y[i] = (x[i] >= 0) * 1.0507f * x[i] + (x[i] < 0) * 1.0507f * 1.6732f * (expf (x[i]) - 1); /* { dg-optimized "Elementwise: loop calling nf_expm1f(_fast)? prepared for the vectorizer \\(its vector clones\\)$" } */
+}
+
+__attribute__ ((noipa)) void
+tanh_exp (float *y, const float *x, int n)
+{
+  for (int i = 0; i < n; i++) y[i] = (expf (2 * x[i]) - 1) / (expf (2 * x[i]) + 1); /* { dg-optimized "Elementwise: loop calling nf_expm1f(_fast)? prepared" } */
+}
+/* { dg-optimized "loop vectorized" "" { flags {-O[23]|Ofast} } 15 } */
+/* { dg-optimized "loop vectorized" "" { flags {-O[23]|Ofast} } 21 } */
+/* { dg-optimized "loop vectorized" "" { flags {-O[23]|Ofast} } 27 } */
+/* { dg-prune-output "Expm1: replaced" } */
+/* { dg-prune-output "loop versioned|unrolled|never loops|vectorized using" } */
+
+static float x[NF_LOOP_MAX], y[NF_LOOP_MAX];
+
+/* The references: not optimized, so the plugin leaves them alone.  */
+#pragma GCC optimize ("O0")
+
+static long double
+nf_elu_ref (long double x, long double alpha)
+{
+  return x > 0 ? x : alpha * expm1l (x);
+}
+
+static long double
+nf_selu_ref (long double x)
+{
+  return x >= 0 ? 1.0507f * x : (long double) (1.0507f * 1.6732f) * expm1l (x);
+}
+
+/* Within BOUND ulps of REF, or no worse than the plain loop's ORIG.  */
+static int
+nf_ok (float got, float orig, long double ref, double bound)
+{
+  long double eg = NF_ULPS_F (got, ref), eo = NF_ULPS_F (orig, ref);
+  return eg <= bound || eg <= eo || fabsl (got - ref) <= 0x1p-24L;
+}
+
+float (*volatile expf_fp) (float) = expf;
+
+int
+main (void)
+{
+  NF_LOOP_FILL (float, x, NF_LOOP_MAX, 3, 0);
+  x[0] = -0.0f, x[1] = 0.0f, x[2] = 1e-7f, x[5] = -1e-7f, x[6] = -30.0f;
+  for (size_t k = 0; k < NF_N (nf_loop_ns); k++)
+    {
+      size_t n = nf_loop_ns[k];
+      elu (y, x, n, 0.75f);
+      for (size_t i = 0; i < n; i++)
+	{
+	  float o = x[i] > 0 ? x[i] : 0.75f * (expf_fp (x[i]) - 1.0f);
+	  CHECK (nf_ok (y[i], o, nf_elu_ref (x[i], 0.75L), 2));
+	}
+      selu (y, x, n);
+      for (size_t i = 0; i < n; i++)
+	{
+	  float o = (x[i] >= 0) * 1.0507f * x[i]
+		    + (x[i] < 0) * 1.0507f * 1.6732f * (expf_fp (x[i]) - 1);
+	  CHECK (nf_ok (y[i], o, nf_selu_ref (x[i]), 3));
+	}
+      tanh_exp (y, x, n);
+      for (size_t i = 0; i < n; i++)
+	{
+	  float e = expf_fp (2 * x[i]), o = (e - 1) / (e + 1);
+	  CHECK (nf_ok (y[i], o, tanhl (x[i]), 2));
+	}
+    }
+  NF_DONE ();
+}
