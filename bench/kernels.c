@@ -52,6 +52,7 @@
 
 #include "neuronfuse.h"
 #include "naive.h"
+#include "calls.h"
 
 #include <gnu/libc-version.h>
 #include <math.h>
@@ -72,6 +73,11 @@ extern const char *nf_runtime_isa (void) __attribute__ ((weak));
 #ifndef NAIVE_O2_FLAGS
 #define NAIVE_O2_FLAGS "-O2"
 #endif
+#ifndef CALLS_SC_FLAGS
+#define CALLS_SC_FLAGS "-O2 -fno-tree-vectorize"
+#define CALLS_O3_FLAGS "-O3"
+#define CALLS_NAT_FLAGS "-O3 -march=native"
+#endif
 #ifndef NAIVE_FAST_FLAGS
 #define NAIVE_FAST_FLAGS "-O3 -ffast-math -march=native"
 #endif
@@ -81,7 +87,7 @@ enum
   N = 4096,	   /* Elements of the in-cache arrays and of a row.  */
   ROWS = 8192,	   /* Rows of the memory workloads: 128 MiB of floats.  */
   MAX_REPS = 1001, /* Bound of the repetition arguments.  */
-  MAX_ROWS = 32	   /* Rows of the printed table.  */
+  MAX_ROWS = 48	   /* Rows of the printed table.  */
 };
 
 #define BIG_ELEMS ((size_t) ROWS * N)
@@ -430,6 +436,80 @@ fast_nrm2_f64 (void)
   sink = naive_fast_nrm2_f64 (xd, N);
 }
 
+/* The scalar functions and their clones (bench/calls.c): per-element
+   calls, not vectorized, and the loops GCC vectorizes through the
+   clones at -O3 and -O3 -march=native.  */
+#define CALLS_VARIANT(sfx, f, in)                                              \
+  static void c_##sfx##_##f (void) { calls_##sfx##_##f (yf, in, N); }
+CALLS_VARIANT (sc, nf_expm1f, xf_exp)
+CALLS_VARIANT (sc, expf_m1, xf_exp)
+CALLS_VARIANT (sc, expm1f, xf_exp)
+CALLS_VARIANT (o3, nf_expm1f, xf_exp)
+CALLS_VARIANT (nat, nf_expm1f, xf_exp)
+CALLS_VARIANT (sc, nf_log1pf, xf_log)
+CALLS_VARIANT (sc, logf_1p, xf_log)
+CALLS_VARIANT (sc, log1pf, xf_log)
+CALLS_VARIANT (o3, nf_log1pf, xf_log)
+CALLS_VARIANT (nat, nf_log1pf, xf_log)
+#undef CALLS_VARIANT
+
+/* One function's group: the scalar function SC against the glibc
+   expression it replaces (BASE, BASE_NAME) and glibc's own function
+   (LIBM, LIBM_NAME), per-element calls; the clone loops O3 and NAT
+   against the array kernel K.  All six interleaved; every variant's result must be the kernel's (the clones' and the
+   scalar's bit for bit, the glibc ones within 4 float ulps).  */
+static void
+bench_calls (const char *fname, void (*k) (void),
+	     void (*sc) (void), void (*base) (void), const char *base_name,
+	     void (*libm) (void), const char *libm_name, void (*o3) (void),
+	     void (*nat) (void), int reps)
+{
+  void (*fns[5]) (void) = { sc, o3, nat, base, libm };
+  poison (reff, sizeof reff);
+  k ();
+  memcpy (reff, yf, sizeof reff);
+  int ok = 1;
+  for (int i = 0; i < 5; i++)
+    {
+      poison (yf, sizeof yf);
+      fns[i] ();
+      if (i < 3 && memcmp (yf, reff, sizeof yf) != 0)
+	{
+	  fprintf (stderr, "kernels: %s: variant %d differs from the kernel\n",
+		   fname, i);
+	  ok = 0;
+	}
+      if (i >= 3)
+	ok &= close_f32 (fname, yf, reff, N, 5e-7, 2.5e-7);
+    }
+  struct variant v[] = { { "kernel", k, 0, { 0 }, 0 },
+			 { "scalar", sc, 0, { 0 }, 0 },
+			 { "base", base, 0, { 0 }, 0 },
+			 { "libm", libm, 0, { 0 }, 0 },
+			 { "-O3", o3, 0, { 0 }, 0 },
+			 { "native", nat, 0, { 0 }, 0 } };
+  time_group (v, 6, reps, SAMPLE_NS);
+  char w[64];
+  snprintf (w, sizeof w, "%s scalar, 4096 calls (-O2)", fname);
+  add_row (w, v[1].med, base_name, v[2].med, N, 1, ok);
+  add_row (w, v[1].med, libm_name, v[3].med, N, 0, ok);
+  snprintf (w, sizeof w, "%s clones, 4096 (-O3: b)", fname);
+  add_row (w, v[4].med, "array kernel", v[0].med, N, 0, ok);
+  snprintf (w, sizeof w, "%s clones, 4096 (-O3 native: e)", fname);
+  add_row (w, v[5].med, "array kernel", v[0].med, N, 0, ok);
+}
+
+static void
+k_expm1_f32_to_yf (void)
+{
+  nf_expm1_f32 (yf, xf_exp, N);
+}
+static void
+k_log1p_f32_to_yf (void)
+{
+  nf_log1p_f32 (yf, xf_log, N);
+}
+
 /* Fill the inputs: data as a model's activations (RMSNorm, nrm2), and
    the ranges of runtime-facts 5.5 for expm1 ([-5, 5)) and log1p
    ([-0.9, 9.1)).  */
@@ -651,6 +731,8 @@ print_machine (int cache_reps, int memory_reps)
 #endif
   printf ("loops:    bench/naive.c at " NAIVE_O2_FLAGS " (\"loop -O2\") and "
 	  "at " NAIVE_FAST_FLAGS " (\"loop fast\")\n");
+  printf ("calls:    bench/calls.c at " CALLS_SC_FLAGS " (scalar rows), "
+	  CALLS_O3_FLAGS " (b clones) and " CALLS_NAT_FLAGS " (e clones)\n");
   printf ("timing:   medians of %d interleaved repetitions (in cache), "
 	  "%d (memory, 128 MiB in + 128 MiB out)\n\n",
 	  cache_reps, memory_reps);
@@ -738,6 +820,12 @@ main (int argc, char **argv)
 		     "nf_log1p_f64", k_log1p_f64, o2_log1p_f64, fast_log1p_f64,
 		     3, cache_reps);
   bench_nrm2 (cache_reps);
+  bench_calls ("nf_expm1f", k_expm1_f32_to_yf, c_sc_nf_expm1f,
+	       c_sc_expf_m1, "expf(x)-1", c_sc_expm1f, "expm1f", c_o3_nf_expm1f,
+	       c_nat_nf_expm1f, cache_reps);
+  bench_calls ("nf_log1pf", k_log1p_f32_to_yf, c_sc_nf_log1pf,
+	       c_sc_logf_1p, "logf(1+x)", c_sc_log1pf, "log1pf",
+	       c_o3_nf_log1pf, c_nat_nf_log1pf, cache_reps);
 
   print_table ();
   printf ("\nratio: baseline time / kernel time (speed-up; for GB/s rows the "

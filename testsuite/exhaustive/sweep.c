@@ -10,6 +10,13 @@
    any error exceeds 0.5 ulp + 2^-20 (neuronfuse.h: the kernels round a
    double result once) or any special value differs from glibc's.
 
+   The other forms of each f32 function give the kernel's bits, so its
+   accuracy: the scalar nf_expm1f / nf_log1pf (with errno as glibc's
+   expm1f / log1pf set it), each vector-ABI clone the CPU can run
+   (_ZGVbN4v_, _ZGVcN8v_, _ZGVdN8v_, _ZGVeN16v_) and the _pz kernel
+   (+0 for -0).  Compared bit for bit over all 2^32 inputs; each
+   difference is a failure.
+
    f64: 10^7 random inputs spread over the whole exponent range (and
    every sign), against MPFR: largest error, which must be at most one
    ulp.
@@ -25,6 +32,8 @@
 
 #include "../lib/nf-ulps.h"
 
+#include <errno.h>
+#include <immintrin.h>
 #include <math.h>
 #include <mpfr.h>
 #include <stdint.h>
@@ -37,6 +46,75 @@
 typedef void kern32 (float *, const float *, size_t);
 typedef void kern64 (double *, const double *, size_t);
 typedef int mpfr_fn (mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+
+/* The other forms of an f32 function: the scalar one, the _pz kernel and
+   the clones, each run over a chunk by a driver built for its ABI level
+   (NULL where the CPU lacks it).  */
+struct forms
+{
+  float (*scalar) (float);
+  int (*errno_ok) (float x, float y, int e); /* Errno E right for X?  */
+  kern32 *pz;
+  kern32 *clone[4];
+};
+static const char *const clone_names[4] = { "_ZGVbN4v", "_ZGVcN8v", "_ZGVdN8v",
+					     "_ZGVeN16v" };
+
+__m128 _ZGVbN4v_nf_expm1f (__m128);
+__m256 _ZGVcN8v_nf_expm1f (__m256);
+__m256 _ZGVdN8v_nf_expm1f (__m256);
+__m512 _ZGVeN16v_nf_expm1f (__m512);
+__m128 _ZGVbN4v_nf_log1pf (__m128);
+__m256 _ZGVcN8v_nf_log1pf (__m256);
+__m256 _ZGVdN8v_nf_log1pf (__m256);
+__m512 _ZGVeN16v_nf_log1pf (__m512);
+
+/* Drivers: y = clone (x) for n a multiple of 16.  */
+#define DRIVER(f, abi, tgt, w, load, store)                                    \
+  __attribute__ ((target (tgt))) static void drive_##abi##_##f (               \
+    float *y, const float *x, size_t n)                                        \
+  {                                                                            \
+    for (size_t i = 0; i < n; i += w)                                          \
+      store (y + i, _ZGV##abi##v_nf_##f (load (x + i)));                       \
+  }
+#define DRIVERS(f)                                                             \
+  DRIVER (f, bN4, "sse2", 4, _mm_loadu_ps, _mm_storeu_ps)                      \
+  DRIVER (f, cN8, "avx", 8, _mm256_loadu_ps, _mm256_storeu_ps)                 \
+  DRIVER (f, dN8, "avx2", 8, _mm256_loadu_ps, _mm256_storeu_ps)                \
+  DRIVER (f, eN16, "avx512f", 16, _mm512_loadu_ps, _mm512_storeu_ps)
+DRIVERS (expm1f)
+DRIVERS (log1pf)
+
+static int
+expm1f_errno_ok (float x, float y, int e)
+{
+  return e == (isinf (y) && !isinf (x) ? ERANGE : 0);
+}
+
+static int
+log1pf_errno_ok (float x, float y, int e)
+{
+  (void) y;
+  return e == (x < -1 ? EDOM : x == -1 ? ERANGE : 0);
+}
+
+/* The forms of F (expm1f or log1pf) this CPU runs.  */
+#define FORMS(f, k)                                                            \
+  {                                                                            \
+    nf_##f, f##_errno_ok, nf_##k##_pz_f32,                                     \
+    {                                                                          \
+      drive_bN4_##f, __builtin_cpu_supports ("avx") ? drive_cN8_##f : NULL,    \
+	__builtin_cpu_supports ("avx2") ? drive_dN8_##f : NULL,                \
+	__builtin_cpu_supports ("avx512f") ? drive_eN16_##f : NULL             \
+    }                                                                          \
+  }
+
+/* Whether floats A and B have the same bits.  */
+static int
+same (float a, float b)
+{
+  return memcmp (&a, &b, sizeof a) == 0;
+}
 
 /* The exact F (X) as a long double with 64 bits, from 160-bit MPFR.  */
 static long double
@@ -72,24 +150,55 @@ rounded (mpfr_fn *f, double x, int prec, int emin, int emax)
   return r;
 }
 
-/* Sweep all floats through K; REFD is the double function, F MPFR's.
-   Returns the number of failures.  */
+/* Sweep all floats through K; REFD is the double function, F MPFR's,
+   FM the other forms, which must give K's bits.  Returns the number of
+   failures.  */
 static long
-sweep32 (const char *name, kern32 *k, double (*refd) (double), mpfr_fn *f)
+sweep32 (const char *name, kern32 *k, double (*refd) (double), mpfr_fn *f,
+	 const struct forms *fm)
 {
-  long bad = 0, notcr = 0;
+  long bad = 0, notcr = 0, diff = 0;
   double worst = 0;
   float worst_x = 0;
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : bad, notcr)
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : bad, notcr, diff)
   for (uint64_t c = 0; c < ((uint64_t) 1 << 32) / CHUNK; c++)
     {
-      static _Thread_local float x[CHUNK], y[CHUNK];
+      static _Thread_local float x[CHUNK], y[CHUNK], y2[CHUNK];
       for (uint32_t i = 0; i < CHUNK; i++)
 	{
 	  uint32_t bits = (uint32_t) (c * CHUNK + i);
 	  memcpy (&x[i], &bits, sizeof bits);
 	}
       k (y, x, CHUNK);
+      /* The other forms: K's bits (+ 0.0 for the _pz kernel).  */
+      for (uint32_t i = 0; i < CHUNK; i++)
+	{
+	  errno = 0;
+	  float s = fm->scalar (x[i]);
+	  int e = errno;
+	  if (!same (s, y[i]) || !fm->errno_ok (x[i], s, e))
+	    {
+	      diff++;
+	      if (diff < 10)
+		fprintf (stderr, "%s scalar x=%a: %a errno %d, kernel %a\n",
+			 name, x[i], s, e, y[i]);
+	    }
+	}
+      fm->pz (y2, x, CHUNK);
+      for (uint32_t i = 0; i < CHUNK; i++)
+	if (!same (y2[i], y[i] + 0.0f) && diff++ < 10)
+	  fprintf (stderr, "%s_pz x=%a: %a, kernel %a\n", name, x[i], y2[i],
+		   y[i]);
+      for (int v = 0; v < 4; v++)
+	{
+	  if (!fm->clone[v])
+	    continue;
+	  fm->clone[v] (y2, x, CHUNK);
+	  for (uint32_t i = 0; i < CHUNK; i++)
+	    if (!same (y2[i], y[i]) && diff++ < 10)
+	      fprintf (stderr, "%s %s x=%a: %a, kernel %a\n", name,
+		       clone_names[v], x[i], y2[i], y[i]);
+	}
       for (uint32_t i = 0; i < CHUNK; i++)
 	{
 	  double r = refd (x[i]);
@@ -139,7 +248,11 @@ sweep32 (const char *name, kern32 *k, double (*refd) (double), mpfr_fn *f)
   printf ("%s_f32 (%s): all 2^32 inputs, max error %.9f ulp (x = %a), "
 	  "%ld not correctly rounded, %ld failures\n",
 	  name, nf_runtime_isa (), worst, worst_x, notcr, bad);
-  return bad;
+  printf ("  the same bits (and errno) from the scalar function, the _pz "
+	  "kernel and the clones%s%s%s%s: %ld differences\n",
+	  fm->clone[0] ? " b" : "", fm->clone[1] ? " c" : "",
+	  fm->clone[2] ? " d" : "", fm->clone[3] ? " e" : "", diff);
+  return bad + diff;
 }
 
 /* 10^7 random doubles through K against MPFR; returns the failures.  */
@@ -217,8 +330,9 @@ main (int argc, char **argv)
   long bad = 0;
   if (all || strcmp (what, "f32") == 0)
     {
-      bad += sweep32 ("nf_expm1", nf_expm1_f32, expm1, mpfr_expm1);
-      bad += sweep32 ("nf_log1p", nf_log1p_f32, log1p, mpfr_log1p);
+      const struct forms fe = FORMS (expm1f, expm1), fl = FORMS (log1pf, log1p);
+      bad += sweep32 ("nf_expm1", nf_expm1_f32, expm1, mpfr_expm1, &fe);
+      bad += sweep32 ("nf_log1p", nf_log1p_f32, log1p, mpfr_log1p, &fl);
     }
   if (all || strcmp (what, "f64") == 0)
     {
