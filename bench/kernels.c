@@ -375,6 +375,16 @@ fast_log1p_f32 (void)
   naive_fast_log1p_f32 (yf, xf_log, N);
 }
 static void
+k_expm1_fast_f32 (void)
+{
+  nf_expm1_fast_f32 (yf, xf_exp, N);
+}
+static void
+k_log1p_fast_f32 (void)
+{
+  nf_log1p_fast_f32 (yf, xf_log, N);
+}
+static void
 k_expm1_f64 (void)
 {
   nf_expm1_f64 (yd, xd_exp, N);
@@ -663,6 +673,28 @@ bench_elementwise (const struct elementwise *e, const char *workload,
   add_row (workload, v[0].med, "loop fast", v[2].med, N, 0, ok && fast_ok);
 }
 
+/* A fast-math kernel K (nf_*_fast_f32) against the loop fast that it
+   replaces under -ffast-math (issue 16: at least as fast), with the
+   accurate kernel ACC interleaved for information.  */
+static void
+bench_fast (const char *workload, const char *name, void (*k) (void),
+	    void (*acc) (void), void (*o2) (void), void (*fast) (void),
+	    int reps)
+{
+  const struct elementwise *e = &ew_f32;
+  o2 ();
+  memcpy (e->ref, e->y, e->bytes);
+  poison (e->y, e->bytes);
+  k ();
+  int ok = close_ew (e, name, e->rtol);
+  struct variant v[] = { { "kernel", k, 0, { 0 }, 0 },
+			 { "fast", fast, 0, { 0 }, 0 },
+			 { "accurate", acc, 0, { 0 }, 0 } };
+  time_group (v, 3, reps, SAMPLE_NS);
+  add_row (workload, v[0].med, "loop fast", v[1].med, N, 1, ok);
+  add_row (workload, v[0].med, "accurate", v[2].med, N, 0, ok);
+}
+
 /* The two norms.  */
 static void
 bench_nrm2 (int reps)
@@ -813,6 +845,12 @@ main (int argc, char **argv)
   bench_elementwise (&ew_f32, "log1p f32, 4096 (cache), logf(1+x)",
 		     "nf_log1p_f32", k_log1p_f32, o2_log1p_f32, fast_log1p_f32,
 		     5, cache_reps);
+  bench_fast ("expm1 fast f32, 4096 (cache)", "nf_expm1_fast_f32",
+	      k_expm1_fast_f32, k_expm1_f32, o2_expm1_f32, fast_expm1_f32,
+	      cache_reps);
+  bench_fast ("log1p fast f32, 4096 (cache)", "nf_log1p_fast_f32",
+	      k_log1p_fast_f32, k_log1p_f32, o2_log1p_f32, fast_log1p_f32,
+	      cache_reps);
   bench_elementwise (&ew_f64, "expm1 f64, 4096 (cache), exp(x)-1",
 		     "nf_expm1_f64", k_expm1_f64, o2_expm1_f64, fast_expm1_f64,
 		     3, cache_reps);

@@ -155,6 +155,18 @@ nf_log1p_pz_f64 (double *y, const double *x, size_t n)
   NF_TBL (log1p_pz_f64) (y, x, n);
 }
 
+void
+nf_expm1_fast_f32 (float *y, const float *x, size_t n)
+{
+  NF_TBL (expm1_fast_f32) (y, x, n);
+}
+
+void
+nf_log1p_fast_f32 (float *y, const float *x, size_t n)
+{
+  NF_TBL (log1p_fast_f32) (y, x, n);
+}
+
 double
 nf_sumsq_f32 (const float *x, size_t n)
 {

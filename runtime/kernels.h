@@ -45,6 +45,8 @@
   X (expm1_pz_f64, void, (double *y, const double *x, size_t n), (y, x, n))    \
   X (log1p_pz_f32, void, (float *y, const float *x, size_t n), (y, x, n))      \
   X (log1p_pz_f64, void, (double *y, const double *x, size_t n), (y, x, n))    \
+  X (expm1_fast_f32, void, (float *y, const float *x, size_t n), (y, x, n))    \
+  X (log1p_fast_f32, void, (float *y, const float *x, size_t n), (y, x, n))    \
   X (sumsq_f32, double, (const float *x, size_t n), (x, n))                    \
   X (sumsq_acc_f32, long double, (const float *x, size_t n), (x, n))           \
   X (sumsq_f64, long double, (const double *x, size_t n), (x, n))              \

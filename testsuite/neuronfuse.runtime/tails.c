@@ -132,6 +132,8 @@ main (void)
   ELEMWISE (double, nf_expm1_f64);
   ELEMWISE (float, nf_log1p_f32);
   ELEMWISE (double, nf_log1p_f64);
+  ELEMWISE (float, nf_expm1_fast_f32);
+  ELEMWISE (float, nf_log1p_fast_f32);
   ROW (float, f32, 1e-5f);
   ROW (double, f64, 1e-6);
   ROW (_Float16, f16, 1e-5f);
