@@ -61,7 +61,6 @@ void nf_log1p_pz_f64 (double *y, const double *x, size_t n);
 #endif
 NF_SIMD_DECL float nf_expm1f (float x);
 NF_SIMD_DECL float nf_log1pf (float x);
-#undef NF_SIMD_DECL
 
 /* The fast-math variants, for code built with
    -funsafe-math-optimizations (-ffast-math, -Ofast), where the user asked
@@ -69,13 +68,17 @@ NF_SIMD_DECL float nf_log1pf (float x);
    1 ulp of the exact result for every float input (measured over all
    2^32: at most 0.73 and 0.76 ulp).  NaN, infinities, x = -1 and
    overflow as expm1f / log1pf give them; +-0 keep their sign; the array
-   kernels never set errno.  The scalar forms meet the same bound (today
-   through glibc's double expm1 / log1p: 0.5 ulp + 2^-29, errno as
-   expm1f / log1pf set it).  */
+   kernels never set errno.  */
 void nf_expm1_fast_f32 (float *y, const float *x, size_t n);
 void nf_log1p_fast_f32 (float *y, const float *x, size_t n);
-float nf_expm1f_fast (float x);
-float nf_log1pf_fast (float x);
+
+/* The scalar forms the plugin calls under -ffast-math: nf_expm1f and
+   nf_log1pf (0.5 ulp, errno as they set it), with vector-ABI clones of
+   their own (_ZGVbN4v_nf_expm1f_fast...) that compute with the fast
+   kernels' float cores: within 1 ulp, errno never set.  */
+NF_SIMD_DECL float nf_expm1f_fast (float x);
+NF_SIMD_DECL float nf_log1pf_fast (float x);
+#undef NF_SIMD_DECL
 
 /* Row normalisation, RMSNorm: with r = 1 / sqrt (sum (x[j]^2) / n + eps),
    y[i] = x[i] * r * w[i] for i < n; W may be NULL (no weight, w[i] = 1).

@@ -8,15 +8,16 @@
    variants are in x86/expm1-fast-*.c and x86/log1p-fast-*.c.
 
    nf_expm1f_fast / nf_log1pf_fast, the names the plugin calls for scalar
-   code under -funsafe-math-optimizations: the same double evaluation
-   per call, within 0.5 ulp + 2^-29 (glibc's double expm1 / log1p; errno
-   as expm1f / log1pf set it: never for expm1 of a float, EDOM and ERANGE
-   for log1p of x < -1 and x = -1).  Simplest correct; the fast scalar
-   path of nf_expm1f / nf_log1pf (issue 16) can take their place.
+   code under -funsafe-math-optimizations: nf_expm1f / nf_log1pf (0.5
+   ulp, errno as they set it), the fastest scalar forms the library has;
+   their vector-ABI clones are simd-fast.c's (the fast float cores).
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
+/* neuronfuse.h: declare the scalar functions without __simd__ (their
+   clones are simd-fast.c's, not GCC's of these definitions).  */
+#define NF_DEFINE_CLONES 1
 #include "../kernels.h"
 
 #include <math.h>
@@ -36,11 +37,11 @@ nf_log1p_fast_f32_generic (float *y, const float *x, size_t n)
 float
 nf_expm1f_fast (float x)
 {
-  return (float) expm1 ((double) x);
+  return nf_expm1f (x);
 }
 
 float
 nf_log1pf_fast (float x)
 {
-  return (float) log1p ((double) x);
+  return nf_log1pf (x);
 }

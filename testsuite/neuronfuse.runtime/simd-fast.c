@@ -1,0 +1,7 @@
+/* Area: runtime, nf_expm1f_fast / nf_log1pf_fast vector clones at -O3
+   -ffast-math.
+   Purpose: GCC vectorizes a loop over them through _ZGVbN4v_ (SSE2),
+   whose lanes are the fast kernels' (simd-fast-check.h).  */
+/* { dg-do run } */
+/* { dg-options "-O3 -ffast-math -Wl,--wrap=_ZGVbN4v_nf_expm1f_fast,--wrap=_ZGVcN8v_nf_expm1f_fast,--wrap=_ZGVdN8v_nf_expm1f_fast,--wrap=_ZGVeN16v_nf_expm1f_fast,--wrap=_ZGVbN4v_nf_log1pf_fast,--wrap=_ZGVcN8v_nf_log1pf_fast,--wrap=_ZGVdN8v_nf_log1pf_fast,--wrap=_ZGVeN16v_nf_log1pf_fast" } */
+#include "simd-fast-check.h"
