@@ -41,9 +41,13 @@ nf_vlog1pf_fast_avx512 (__m512 x)
   __m512 rr = _mm512_permutex2var_ps (_mm512_load_ps (nf_l1f_r), j,
 				      _mm512_load_ps (nf_l1f_r + 16));
   /* RS = R 2^-k, exact; r = RS x - (1 - RS) = RS (1 + x) - 1, 1 - RS
-     exact for k <= 12: one rounding, of the exact 1 + x.  */
+     exact for k <= 12: one rounding, of the exact 1 + x.  The product
+     is formed as R (x 2^-k), the same exact value: RS itself is
+     subnormal for x above 2^125, which the flush-to-zero mode of
+     -ffast-math programs would make 0 (r = -1); x 2^-k is near 1.  */
   __m512 rs = _mm512_scalef_ps (rr, kfn);
-  __m512 r = _mm512_fmsub_ps (rs, x, _mm512_sub_ps (_mm512_set1_ps (1.0f), rs));
+  __m512 r = _mm512_fmsub_ps (rr, _mm512_scalef_ps (x, kfn),
+			      _mm512_sub_ps (_mm512_set1_ps (1.0f), rs));
   /* hi = k LN2_HI + T_hi exactly, lo = k LN2_LO + T_lo.  */
   __m512 thi = _mm512_permutex2var_ps (_mm512_load_ps (nf_l1f_thi), j,
 				       _mm512_load_ps (nf_l1f_thi + 16));
