@@ -58,6 +58,7 @@ enum
   N = 4096,	 /* Elements of the in-cache arrays.  */
   NSETS = 3,	 /* Flag sets.  */
   NBUILDS = 6,	 /* Builds: each flag set plain, then with the plugin.  */
+  NSHIFT = 4,	 /* Code offsets of the forward pass (forward.c).  */
   MAX_REPS = 1001
 };
 
@@ -102,7 +103,7 @@ enum kind
 
 /* A workload: six builds of one function.  Builds 2k and 2k + 1 are
    flag set k plain and with the plugin.  LO, HI: the input range (for
-   EW_*).  RTOL, ATOL: how far a plugin build's result may be from the
+   EW_*).  The forward pass's builds are in fwd_shift.  RTOL, ATOL: how far a plugin build's result may be from the
    plain one's before the cell is WRONG; loose on purpose (-Ofast's
    libmvec is 4 ulp off, the kernels 0.5), they catch only results that
    are something else.  */
@@ -113,46 +114,53 @@ struct workload
   double lo, hi, rtol, atol;
   ew_f32_fn *f32[NBUILDS];
   ew_f64_fn *f64[NBUILDS];
-  fw_fn *fwd[NBUILDS];
 };
 
 static const struct workload workloads[] = {
   { "`y[i] = expf (x[i]) - 1.0f`", EW_F32, -5, 5, 1e-4, 1e-5,
-    ALL6 (expm1_f32), { 0 }, { 0 } },
+    ALL6 (expm1_f32), { 0 } },
   { "`y[i] = log (1.0 + x[i])` (double)", EW_F64, -0.9, 9.1, 1e-10, 1e-12,
-    { 0 }, ALL6 (log1p_f64), { 0 } },
+    { 0 }, ALL6 (log1p_f64) },
   { "`y[i] = logf (1.0f + x[i])`", EW_F32, -0.9, 9.1, 1e-4, 1e-5,
-    ALL6 (log1p_f32), { 0 }, { 0 } },
+    ALL6 (log1p_f32), { 0 } },
   { "ELU `x > 0 ? x : alpha * (expf (x) - 1)`", EW_F32, -5, 5, 1e-4, 1e-5,
-    ALL6 (elu), { 0 }, { 0 } },
-  { "SELU, float constants", EW_F32, -5, 5, 1e-4, 1e-5, ALL6 (selu), { 0 },
-    { 0 } },
+    ALL6 (elu), { 0 } },
+  { "SELU, float constants", EW_F32, -5, 5, 1e-4, 1e-5, ALL6 (selu), { 0 } },
   { "SELU, darknet's (`exp` in double)", EW_F32, -5, 5, 1e-4, 1e-5,
-    ALL6 (selu_darknet), { 0 }, { 0 } },
+    ALL6 (selu_darknet), { 0 } },
   { "CELU `fmaxf (0, x) + fminf (0, a * (expf (x / a) - 1))`", EW_F32, -5, 5,
-    1e-4, 1e-5, ALL6 (celu), { 0 }, { 0 } },
+    1e-4, 1e-5, ALL6 (celu), { 0 } },
   { "softplus `logf (expf (x) + 1)`", EW_F32, -5, 5, 1e-4, 1e-5,
-    ALL6 (softplus), { 0 }, { 0 } },
+    ALL6 (softplus), { 0 } },
   { "softplus, threshold `x > 20 ? x : ...`", EW_F32, -5, 5, 1e-4, 1e-5,
-    ALL6 (softplus_thr), { 0 }, { 0 } },
+    ALL6 (softplus_thr), { 0 } },
   { "tanh `(expf (2x) - 1) / (expf (2x) + 1)`", EW_F32, -5, 5, 1e-4, 1e-5,
-    ALL6 (tanh_exp), { 0 }, { 0 } },
+    ALL6 (tanh_exp), { 0 } },
   { "log-sigmoid `-logf (1 + expf (-x))`", EW_F32, -5, 5, 1e-4, 1e-5,
-    ALL6 (logsigmoid), { 0 }, { 0 } },
+    ALL6 (logsigmoid), { 0 } },
   { "mish `x * tanhf (logf (1 + expf (x)))`", EW_F32, -5, 5, 1e-4, 1e-5,
-    ALL6 (mish), { 0 }, { 0 } },
+    ALL6 (mish), { 0 } },
   { "scalar `em1 (v)` (other unit) per element", EW_F32, -5, 5, 1e-4, 1e-5,
-    ALL6 (em1_calls), { 0 }, { 0 } },
+    ALL6 (em1_calls), { 0 } },
   { "L2 normalise (sum x^2, sqrtf, divide)", EW_F32, -2, 2, 1e-4, 1e-7,
-    ALL6 (l2normalize), { 0 }, { 0 } },
+    ALL6 (l2normalize), { 0 } },
   { "forward pass, 4 layers, dim 288, hidden 768 (us/pass)", FORWARD, 0, 0,
-    1e-3, 1e-3, { 0 }, { 0 }, ALL6 (forward) },
+    1e-3, 1e-3, { 0 }, { 0 } },
 };
 
 #define NWORKLOADS ((int) (sizeof workloads / sizeof workloads[0]))
 
-/* The measured medians (ns per call) and checks, per workload and build.  */
+/* The forward pass of each build at the code offsets 0, 16, 32, 48.  */
+#define FW4(b) { b##_forward, b##_s16_forward, b##_s32_forward, b##_s48_forward }
+static fw_fn *const fwd_shift[NBUILDS][NSHIFT]
+  = { FW4 (o2_plain),	 FW4 (o2_plugin),   FW4 (o3n_plain),
+      FW4 (o3n_plugin), FW4 (ofast_plain), FW4 (ofast_plugin) };
+
+/* The measured medians (ns per call) and checks, per workload and build;
+   for the forward pass the mean over the code offsets, and (AT_SHIFT)
+   each offset's.  */
 static double med[NWORKLOADS][NBUILDS];
+static double at_shift[NBUILDS][NSHIFT];
 static int wrong[NWORKLOADS][NSETS];
 static int broken;
 
@@ -192,10 +200,20 @@ median (double *t, int n)
 /* The workload and build the timing loop runs.  */
 static const struct workload *cur;
 
-/* Run build B of CUR once, into the shared output buffer.  */
-static void
-run (int b)
+/* Variants per build of CUR: its code offsets (1 but for the forward
+   pass).  */
+static int
+shifts (void)
 {
+  return cur->kind == FORWARD ? NSHIFT : 1;
+}
+
+/* Run variant V of CUR once (build V / shifts (), at code offset
+   V % shifts ()), into the shared output buffer.  */
+static void
+run (int v)
+{
+  int b = v / shifts ();
   switch (cur->kind)
     {
     case EW_F32:
@@ -205,40 +223,56 @@ run (int b)
       cur->f64[b](yd, xd, N);
       break;
     case FORWARD:
-      cur->fwd[b](fw_y, fw_in, &fw, &fw_s);
+      fwd_shift[b][v % NSHIFT](fw_y, fw_in, &fw, &fw_s);
       break;
     }
 }
 
-/* Time the six builds of CUR interleaved, REPS repetitions; set MED[W].  */
+/* Time the builds of CUR (every code offset of each) interleaved, REPS
+   repetitions; set MED[W] (and SPREAD for the forward pass).  */
 static void
 time_builds (int w, int reps)
 {
-  static double t[NBUILDS][MAX_REPS];
-  long inner[NBUILDS];
-  for (int b = 0; b < NBUILDS; b++)
+  enum
+  {
+    NV = NBUILDS * NSHIFT
+  };
+  static double t[NV][MAX_REPS];
+  long inner[NV];
+  int nv = NBUILDS * shifts ();
+  for (int v = 0; v < nv; v++)
     {
       long calls = 0;
       double t0 = now_ns (), dt;
       do
 	{
-	  run (b);
+	  run (v);
 	  calls++;
 	}
       while ((dt = now_ns () - t0) < WARM_NS || calls < 2);
-      inner[b] = dt / calls < SAMPLE_NS ? (long) (SAMPLE_NS / (dt / calls)) : 1;
+      inner[v] = dt / calls < SAMPLE_NS ? (long) (SAMPLE_NS / (dt / calls)) : 1;
     }
   for (int r = 0; r < reps; r++)
-    for (int k = 0; k < NBUILDS; k++)
+    for (int k = 0; k < nv; k++)
       {
-	int b = (r + k) % NBUILDS;
+	int v = (r + k) % nv;
 	double t0 = now_ns ();
-	for (long j = 0; j < inner[b]; j++)
-	  run (b);
-	t[b][r] = (now_ns () - t0) / inner[b];
+	for (long j = 0; j < inner[v]; j++)
+	  run (v);
+	t[v][r] = (now_ns () - t0) / inner[v];
       }
   for (int b = 0; b < NBUILDS; b++)
-    med[w][b] = median (t[b], reps);
+    {
+      double sum = 0;
+      for (int s = 0; s < shifts (); s++)
+	{
+	  double m = median (t[b * shifts () + s], reps);
+	  sum += m;
+	  if (cur->kind == FORWARD)
+	    at_shift[b][s] = m;
+	}
+      med[w][b] = sum / shifts ();
+    }
 }
 
 /* Return whether GOT[0..N-1] agree with REF within ATOL + RTOL |REF| and
@@ -272,7 +306,7 @@ check (int w)
       memset (yf, 0xff, sizeof yf); /* NaNs: see what the build wrote.  */
       memset (yd, 0xff, sizeof yd);
       memset (fw_y, 0xff, sizeof fw_y);
-      run (k);
+      run (k * shifts ()); /* Offset 0: the code is the same at all.  */
       memcpy (outf[k], yf, sizeof yf);
       memcpy (outd[k], yd, sizeof yd);
       memcpy (fw_out[k], fw_y, sizeof fw_y);
@@ -440,6 +474,21 @@ main (int argc, char **argv)
       time_builds (w, reps);
     }
   print_table ();
+  printf ("\nThe forward pass is timed with its unit's code at 4 offsets (0, "
+	  "16, 32, 48 bytes after a 64-byte boundary); its cells are the means "
+	  "over them.  us per pass at each offset:\n");
+  for (int b = 0; b < NBUILDS; b++)
+    {
+      double lo = INFINITY, hi = 0;
+      printf ("  %-18s %-7s", set_name[b / 2], b % 2 ? "plugin" : "plain");
+      for (int s = 0; s < NSHIFT; s++)
+	{
+	  printf (" %6.0f", at_shift[b][s] / 1e3);
+	  lo = fmin (lo, at_shift[b][s]);
+	  hi = fmax (hi, at_shift[b][s]);
+	}
+      printf ("   slowest / fastest %.2f\n", hi / lo);
+    }
   printf ("\nEach cell: plain time / plugin time (below 1: slower with the "
 	  "plugin), then (plain / plugin) in ns per element, or in us per "
 	  "pass for the forward pass.\n%s; %.0f s in all.\n",

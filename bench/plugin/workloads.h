@@ -62,11 +62,22 @@ struct fw_state
   void b##_forward (float *out, const float *in,                              \
 		    const struct fw_weights *w, struct fw_state *s);
 
-PVP_DECLARE (o2_plain)
-PVP_DECLARE (o2_plugin)
-PVP_DECLARE (o3n_plain)
-PVP_DECLARE (o3n_plugin)
-PVP_DECLARE (ofast_plain)
-PVP_DECLARE (ofast_plugin)
+/* The forward pass of build B at the code offsets 16, 32 and 48
+   (forward.c; offset 0 is B's own).  */
+#define PVP_DECLARE_SHIFTED(b)                                                 \
+  void b##_s16_forward (float *out, const float *in,                          \
+			const struct fw_weights *w, struct fw_state *s);       \
+  void b##_s32_forward (float *out, const float *in,                          \
+			const struct fw_weights *w, struct fw_state *s);       \
+  void b##_s48_forward (float *out, const float *in,                          \
+			const struct fw_weights *w, struct fw_state *s);
+#define PVP_DECLARE_ALL(b) PVP_DECLARE (b) PVP_DECLARE_SHIFTED (b)
+
+PVP_DECLARE_ALL (o2_plain)
+PVP_DECLARE_ALL (o2_plugin)
+PVP_DECLARE_ALL (o3n_plain)
+PVP_DECLARE_ALL (o3n_plugin)
+PVP_DECLARE_ALL (ofast_plain)
+PVP_DECLARE_ALL (ofast_plugin)
 
 #endif /* NF_BENCH_PLUGIN_WORKLOADS_H */
