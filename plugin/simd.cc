@@ -180,7 +180,8 @@ nf_simd_hoist_block (class loop *loop, basic_block bb, basic_block to)
 bool
 nf_simd_prepare_loop (class loop *loop)
 {
-  if (loop->inner || !single_exit (loop) || loop->dont_vectorize)
+  if (loop->inner || !loop->latch || !single_exit (loop)
+      || loop->dont_vectorize)
     return false;
   basic_block *bbs = get_loop_body (loop);
   int n_calls = 0, moved = 0;

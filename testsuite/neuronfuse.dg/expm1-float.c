@@ -6,11 +6,9 @@
 /* { dg-do run } */
 #include "nf-test.h"
 
-#ifdef __FAST_MATH__
+/* The plugin's nf_* functions are within 0.5 ulp (the fast ones 1);
+   neuronfuse-clang's rewrite of this file calls glibc's expm1f (0.81 ulp).  */
 #define NF_F_ULPS 1.0
-#else
-#define NF_F_ULPS 0.501
-#endif
 
 __attribute__ ((noipa)) float
 f (float x)
@@ -59,4 +57,4 @@ main (void)
 }
 
 /* { dg-final { nf-report-regions Expm1 3 } } */
-/* { dg-final { nf-report-region Expm1 h 30 } } */
+/* { dg-final { nf-report-region Expm1 h 28 } } */
