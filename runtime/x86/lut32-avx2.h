@@ -44,9 +44,8 @@ nf_lut32_load (const void *tab)
 static inline __attribute__ ((always_inline)) struct nf_sel32
 nf_sel32 (__m256i idx)
 {
-  struct nf_sel32 s
-    = { idx, _mm256_castsi256_ps (_mm256_slli_epi32 (idx, 28)),
-	_mm256_castsi256_ps (_mm256_slli_epi32 (idx, 27)) };
+  struct nf_sel32 s = { idx, _mm256_castsi256_ps (_mm256_slli_epi32 (idx, 28)),
+			_mm256_castsi256_ps (_mm256_slli_epi32 (idx, 27)) };
   return s;
 }
 
