@@ -35,8 +35,8 @@ nf_e1f_reduce_avx2 (__m256 x, __m256 *s)
   struct nf_lut32 dt = nf_lut32_load (nf_e1f_d);
   struct nf_lut32 tt = nf_lut32_load (nf_e1f_tb);
   __m256 d = nf_lut32 (&dt, &j);
-  __m256 r = _mm256_sub_ps (
-    t, _mm256_fmadd_ps (md, _mm256_set1_ps (NF_E1F_L2), d));
+  __m256 r
+    = _mm256_sub_ps (t, _mm256_fmadd_ps (md, _mm256_set1_ps (NF_E1F_L2), d));
   __m256i tb = _mm256_castps_si256 (nf_lut32 (&tt, &j));
   *s = _mm256_castsi256_ps (_mm256_add_epi32 (_mm256_slli_epi32 (zi, 18), tb));
   __m256 q = _mm256_fmadd_ps (_mm256_set1_ps (NF_E1F_Q2), r,

@@ -32,8 +32,8 @@ nf_e1f_reduce_avx512 (__m512 x, __m512i *zp, __m512i *tbp)
   __m512i zi = _mm512_castps_si512 (z);
   __m512 d = _mm512_permutex2var_ps (_mm512_load_ps (nf_e1f_d), zi,
 				     _mm512_load_ps (nf_e1f_d + 16));
-  __m512 r = _mm512_sub_ps (
-    t, _mm512_fmadd_ps (md, _mm512_set1_ps (NF_E1F_L2), d));
+  __m512 r
+    = _mm512_sub_ps (t, _mm512_fmadd_ps (md, _mm512_set1_ps (NF_E1F_L2), d));
   *zp = zi;
   *tbp = _mm512_permutex2var_epi32 (_mm512_load_si512 (nf_e1f_tb), zi,
 				    _mm512_load_si512 (nf_e1f_tb + 16));
@@ -51,8 +51,13 @@ nf_e1f_reduce_avx512 (__m512 x, __m512i *zp, __m512i *tbp)
 static __attribute__ ((noinline)) __m512
 nf_vexpm1f_fast_slow_avx512 (__m512 x)
 {
-  /* |x| clamped to NF_E1F_CLAMP, sign kept (vrangeps, min magnitude).  */
-  __m512 xc = _mm512_range_ps (x, _mm512_set1_ps (NF_E1F_CLAMP), 0x02);
+  /* |x| clamped to NF_E1F_CLAMP, sign kept (vrangeps, min magnitude),
+     and x to -87 below, where the result is -1 anyway and S is still
+     normal (a subnormal S costs a microcode assist per vector).  maxps
+     returns its second operand when one is NaN: x's NaN goes through.  */
+  __m512 xc
+    = _mm512_max_ps (_mm512_set1_ps (-87.0f),
+		     _mm512_range_ps (x, _mm512_set1_ps (NF_E1F_CLAMP), 0x02));
   __m512i zi, tb;
   __m512 p = nf_e1f_reduce_avx512 (xc, &zi, &tb);
   /* Here S by scalef, which neither overflows the exponent field nor

@@ -31,8 +31,7 @@ nf_log1p_fast_f32_avx2 (float *y, const float *x, size_t n)
     _mm256_storeu_ps (y + i, nf_vlog1pf_fast_avx2 (_mm256_loadu_ps (x + i)));
   if (i < n)
     {
-      __m256i m
-	= _mm256_loadu_si256 ((const __m256i *) (mask32 + 8 - (n - i)));
+      __m256i m = _mm256_loadu_si256 ((const __m256i *) (mask32 + 8 - (n - i)));
       __m256 v = _mm256_maskload_ps (x + i, m);
       _mm256_maskstore_ps (y + i, m, nf_vlog1pf_fast_avx2 (v));
     }

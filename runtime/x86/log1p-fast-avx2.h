@@ -99,9 +99,9 @@ nf_vlog1pf_fast_avx2 (__m256 x)
   __m256 r = _mm256_fmsub_ps (rs, x, _mm256_sub_ps (_mm256_set1_ps (1.0f), rs));
   __m256 y = nf_l1f_finish_avx2 (r, &j, _mm256_cvtepi32_ps (kn));
   /* 0 < u < 2^125, false for NaN.  */
-  __m256 ok = _mm256_and_ps (
-    _mm256_cmp_ps (u, _mm256_setzero_ps (), _CMP_GT_OQ),
-    _mm256_cmp_ps (u, _mm256_set1_ps (0x1p125f), _CMP_LT_OQ));
+  __m256 ok
+    = _mm256_and_ps (_mm256_cmp_ps (u, _mm256_setzero_ps (), _CMP_GT_OQ),
+		     _mm256_cmp_ps (u, _mm256_set1_ps (0x1p125f), _CMP_LT_OQ));
   if (__builtin_expect (_mm256_movemask_ps (ok) != 0xff, 0))
     y = nf_vlog1pf_fast_slow_avx2 (x);
   return y;

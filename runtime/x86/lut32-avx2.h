@@ -3,10 +3,10 @@
    the AVX-512 kernels' vpermt2ps.  AVX2's vpermps reaches 8 entries: the
    lookup permutes each quarter of the table by bits 0..2 of the index
    and picks among the four by bits 3 and 4 (vblendvps, on the sign bits
-   of the index shifted left by 28 and 27).  Seven instructions, against
-   vgatherdps, which the microcode mitigation of Gather Data Sampling
-   (Intel, 2023) makes several times slower on the machines that have it
-   (measured here: the kernels ran at 2.2x the time of this lookup).
+   of the index shifted left by 28 and 27).  Seven instructions: the
+   kernels ran 2 to 2.7 times slower with vgatherdps instead (measured on
+   the Zen 5 development machine; on Intel CPUs with the microcode
+   mitigation of Gather Data Sampling, 2023, gathers are slower still).
 
    Include with -mavx2.
 
@@ -44,9 +44,8 @@ nf_lut32_load (const void *tab)
 static inline __attribute__ ((always_inline)) struct nf_sel32
 nf_sel32 (__m256i idx)
 {
-  struct nf_sel32 s
-    = { idx, _mm256_castsi256_ps (_mm256_slli_epi32 (idx, 28)),
-	_mm256_castsi256_ps (_mm256_slli_epi32 (idx, 27)) };
+  struct nf_sel32 s = { idx, _mm256_castsi256_ps (_mm256_slli_epi32 (idx, 28)),
+			_mm256_castsi256_ps (_mm256_slli_epi32 (idx, 27)) };
   return s;
 }
 

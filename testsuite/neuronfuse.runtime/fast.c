@@ -40,8 +40,8 @@ rnd (float lo, float hi)
    LIBMF decides NaN, infinities and zeros, their signs included).
    Returns the largest error.  */
 static long double
-check (const char *name, const float *xs, const float *ys, size_t n,
-       mpfr_fn *f, float (*libmf) (float))
+check (const char *name, const float *xs, const float *ys, size_t n, mpfr_fn *f,
+       float (*libmf) (float))
 {
   long double worst = 0;
   for (size_t i = 0; i < n; i++)
@@ -55,9 +55,9 @@ check (const char *name, const float *xs, const float *ys, size_t n,
 		    && !!signbit (ys[i]) == !!signbit (want))))
 	    fprintf (stderr, "%s x=%a: %a, want %a\n", name, xs[i], ys[i],
 		     (double) want);
-	  CHECK ((isnan (want) && isnan (ys[i]))
-		 || (ys[i] == (float) cr
-		     && !!signbit (ys[i]) == !!signbit (want)));
+	  CHECK (
+	    (isnan (want) && isnan (ys[i]))
+	    || (ys[i] == (float) cr && !!signbit (ys[i]) == !!signbit (want)));
 	  continue;
 	}
       long double e = NF_ULPS_F (ys[i], nf_mpfr_ref (f, xs[i], 64));
@@ -71,8 +71,8 @@ check (const char *name, const float *xs, const float *ys, size_t n,
 }
 
 static void
-test (const char *name, kern *k, scal *sc, mpfr_fn *f,
-      float (*libmf) (float), float lo, float hi)
+test (const char *name, kern *k, scal *sc, mpfr_fn *f, float (*libmf) (float),
+      float lo, float hi)
 {
   /* Bit patterns i * 65537: every exponent and sign, NaNs included.  */
   for (uint32_t i = 0; i < N; i++)
@@ -101,13 +101,12 @@ test (const char *name, kern *k, scal *sc, mpfr_fn *f,
 
   /* Special values, one vector each way: specials among ordinary
      numbers and alone.  */
-  static const float sp[] = { 0.0f,	 -0.0f,	   INFINITY, -INFINITY,
-			      NAN,	 -NAN,	   -1.0f,    -2.0f,
-			      88.72f,	 88.73f,   89.0f,    -17.0f,
-			      -103.0f,	 FLT_MAX,  -FLT_MAX, FLT_MIN,
-			      -FLT_MIN,	 0x1p-149f, -0x1p-149f, 1e-30f,
-			      16.5f,	 16.51f,   -11.7f,   -11.71f,
-			      0x1p125f, 0x1p127f, -0.9999999f, 0.5f };
+  static const float sp[]
+    = { 0.0f,	    -0.0f,    INFINITY,	   -INFINITY, NAN,	-NAN,
+	-1.0f,	    -2.0f,    88.72f,	   88.73f,    89.0f,	-17.0f,
+	-103.0f,    FLT_MAX,  -FLT_MAX,	   FLT_MIN,   -FLT_MIN, 0x1p-149f,
+	-0x1p-149f, 1e-30f,   16.5f,	   16.51f,    -11.7f,	-11.71f,
+	0x1p125f,   0x1p127f, -0.9999999f, 0.5f };
   float ys[NF_N (sp)];
   k (ys, sp, NF_N (sp));
   check (name, sp, ys, NF_N (sp), f, libmf);
