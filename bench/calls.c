@@ -1,5 +1,5 @@
 /* calls.c: per-element calls of scalar functions, for bench/kernels.c's
-   rows of nf_expm1f and nf_log1pf.  Built three times with fixed flags
+   rows of nf_expf, nf_expm1f and nf_log1pf.  Built three times with fixed flags
    (Makefile.am, calls.h): at -O2 -fno-tree-vectorize each loop calls
    its function once per element, nf_expm1f against the `expf (x) - 1`
    it replaces (and glibc's expm1f, the call the plugin made before);
@@ -23,6 +23,8 @@
       y[i] = (expr);                                                           \
   }
 
+CALLS (nf_expf, nf_expf (x[i]))
+CALLS (expf, expf (x[i]))
 CALLS (nf_expm1f, nf_expm1f (x[i]))
 CALLS (nf_log1pf, nf_log1pf (x[i]))
 CALLS (expf_m1, expf (x[i]) - 1.0f)

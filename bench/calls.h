@@ -14,6 +14,8 @@
 #define NF_BENCH_CALLS_H
 
 #define CALLS_DECLARE(sfx)                                                     \
+  void calls_##sfx##_nf_expf (float *y, const float *x, int n);                \
+  void calls_##sfx##_expf (float *y, const float *x, int n);                   \
   void calls_##sfx##_nf_expm1f (float *y, const float *x, int n);              \
   void calls_##sfx##_nf_log1pf (float *y, const float *x, int n);              \
   void calls_##sfx##_expf_m1 (float *y, const float *x, int n);                \

@@ -37,21 +37,25 @@ void nf_expm1_pz_f64 (double *y, const double *x, size_t n);
 void nf_log1p_pz_f32 (float *y, const float *x, size_t n);
 void nf_log1p_pz_f64 (double *y, const double *x, size_t n);
 
-/* Scalar expm1 (x) and log1p (x) of one float, the f32 kernels' results
-   (the same bits as nf_expm1_f32 / nf_log1p_f32 on the same instruction
-   set): within 0.5 ulp + 2^-23 ulp (expm1f) and 0.5 ulp + 2^-20 ulp
-   (log1pf), evaluated in double and rounded once; -0 gives -0, NaN NaN,
-   expm1f (-Inf) = -1, log1pf (-1) = -Inf.  errno as glibc's expm1f and
-   log1pf set it: ERANGE when a finite x overflows; EDOM for x < -1 and
-   ERANGE for x = -1.  For GCC on x86-64 they are declared with vector
-   variants: a loop calling them is vectorized (at -O3, or at -O2 under
-   #pragma omp simd) into calls of the library's clones _ZGVbN4v_,
+/* Scalar exp (x), expm1 (x) and log1p (x) of one float, evaluated in
+   double and rounded once: within 0.5 ulp + 2^-20 ulp, i.e. correctly
+   rounded but for rare inputs (glibc's expf: 0.502 ulp).  -0 gives -0
+   (expf: 1), NaN NaN, expf (-Inf) = +0, expm1f (-Inf) = -1, log1pf (-1)
+   = -Inf.  errno as glibc 2.36's expf, expm1f and log1pf set it: ERANGE
+   when a finite x overflows (x > 0x1.62e42ep6, both exp functions) and,
+   expf, when exp (x) < 2^-149 (x < -0x1.9d1d9ep6); log1pf, EDOM for x <
+   -1 and ERANGE for x = -1.  For GCC on x86-64 they are declared with
+   vector variants: a loop calling them is vectorized (at -O3, or at -O2
+   under #pragma omp simd) into calls of the library's clones _ZGVbN4v_,
    _ZGVcN8v_, _ZGVdN8v_ and _ZGVeN16v_ (SSE2, AVX, AVX2, AVX-512), which
-   give the scalar function's bits and set errno as it does, once per
-   vector.  __const__ lets GCC drop or merge calls whose errno nobody
-   reads, as it does with -fno-math-errno.  (NF_DEFINE_CLONES: the
-   library's simd.c, which defines the clones itself; GCC would make its
-   own of a definition under this declaration.)  */
+   give the f32 array kernels' bits (nf_expm1_f32, nf_log1p_f32), as
+   accurate as the scalar function and different from it at most in the
+   last bit, on inputs where neither is correctly rounded, and set errno
+   as the scalar does, once per vector.  __const__ lets GCC drop or merge
+   calls whose errno nobody reads, as it does with -fno-math-errno.
+   (NF_DEFINE_CLONES: the library's own sources, which define the clones
+   themselves; GCC would make its own of a definition under this
+   declaration.)  */
 #if defined __GNUC__ && !defined __clang__ && defined __x86_64__           \
   && !defined NF_DEFINE_CLONES
 #define NF_SIMD_DECL                                                           \
@@ -59,6 +63,7 @@ void nf_log1p_pz_f64 (double *y, const double *x, size_t n);
 #else
 #define NF_SIMD_DECL
 #endif
+NF_SIMD_DECL float nf_expf (float x);
 NF_SIMD_DECL float nf_expm1f (float x);
 NF_SIMD_DECL float nf_log1pf (float x);
 

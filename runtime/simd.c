@@ -1,6 +1,7 @@
-/* simd.c: the scalar functions nf_expm1f and nf_log1pf and, on x86-64,
-   their vector-ABI clones, the functions GCC's vectorizer calls for a
-   loop over a function declared __simd__ ("notinbranch") (neuronfuse.h):
+/* simd.c: the vector-ABI clones of nf_expm1f and nf_log1pf (the scalar
+   functions themselves are in scalarf.c), the functions GCC's vectorizer
+   calls for a loop over a function declared __simd__ ("notinbranch")
+   (neuronfuse.h):
 
      _ZGVbN4v_F   SSE2     __m128 in xmm0, out xmm0
      _ZGVcN8v_F   AVX      __m256 in ymm0, out ymm0
@@ -9,28 +10,29 @@
 
    Dispatch.  A clone runs on any CPU of its ABI level and computes with
    the best instruction set the CPU has (the b clone on an AVX-512
-   machine runs the AVX-512 core on its 4 lanes): each form of each
+   machine runs the AVX-512 core on its 4 lanes): each width of each
    function is one entry of the table below, filled with dispatch.c's
    own (same ISA, same NEURONFUSE_ISA cap, stubs that fill it on the
-   first call), and every public function is one indirect call through
-   it.  The variants (simd.h) share the cores of the array kernels of
-   their ISA, so on a given ISA nf_expm1f, each clone and nf_expm1_f32
-   give the same bits; a variant that leaves AVX state dirty runs
+   first call), and every clone is one indirect call through it.  The
+   variants (simd.h) share the cores of the array kernels of their ISA,
+   so on a given ISA each clone and nf_expm1_f32 give the same bits; the
+   scalar functions (scalarf.c) are computed differently, as accurately,
+   and may differ from them in the last bit where a result is not
+   correctly rounded.  A variant that leaves AVX state dirty runs
    vzeroupper before returning to an SSE caller (GCC inserts it for a
-   function returning __m128 or float).  Here: the generic variants
-   (libm's double expm1 / log1p rounded once, as nf_expm1_f32_generic:
-   correct on any x86-64, FMA or not), the composition of the x16 form
-   from two AVX2 halves (an AVX-512F CPU without DQ/BW/VL, whose ISA is
-   avx2), and the clones, each built for its ABI level with a target
-   attribute (this file is built without -m flags).
+   function returning __m128).  Here: the generic variants (the scalar
+   function on each lane: correct on any x86-64, FMA or not), the
+   composition of the x16 form from two AVX2 halves (an AVX-512F CPU
+   without DQ/BW/VL, whose ISA is avx2), and the clones, each built for
+   its ABI level with a target attribute (this file is built without -m
+   flags).
 
    Accuracy: 0.5 ulp + 2^-23 ulp (expm1f) and 0.5 ulp + 2^-20 ulp
    (log1pf), the array kernels' bounds (neuronfuse.h); -0 gives -0.
 
    Errno as glibc's expm1f and log1pf set it: ERANGE when a finite x
    overflows (x > NF_EXPM1F_MAX), EDOM for x < -1 (-Inf included) and
-   ERANGE for x = -1; never for NaN or +-Inf results of +-Inf.  The
-   scalar variants set it themselves (on their rare path); a clone
+   ERANGE for x = -1; never for NaN or +-Inf results of +-Inf.  A clone
    compares the vector once after computing it, and only if a lane is
    out of range looks at the lanes (one errno for the vector: EDOM
    before ERANGE).  FP exception flags: not promised.
@@ -44,51 +46,25 @@
 
 #include <errno.h>
 #include <math.h>
-
-/* The generic scalar variants: the generic array kernels' expressions.
-   glibc's log1p sets errno as log1pf does (double overflow cannot
-   happen for a float x), its expm1 cannot overflow for a float x: the
-   rounding to float does, and sets ERANGE here.  */
-float
-nf_expm1f_generic (float x)
-{
-  float y = (float) expm1 ((double) x);
-  if (__builtin_expect (x > NF_EXPM1F_MAX, 0) && x < INFINITY)
-    errno = ERANGE;
-  return y;
-}
-
-float
-nf_log1pf_generic (float x)
-{
-  return (float) log1p ((double) x);
-}
+#include <string.h>
 
 #if !defined __x86_64__
 
-/* No clones: one variant.  */
+/* No clones.  */
 void
 nf_simd_fill (enum nf_isa isa)
 {
   (void) isa;
 }
 
-float
-nf_expm1f (float x)
-{
-  return nf_expm1f_generic (x);
-}
-
-float
-nf_log1pf (float x)
-{
-  return nf_log1pf_generic (x);
-}
-
 #else
 
 /* The clones are exported under these names, which are not C
    identifiers of neuronfuse.h's.  */
+__m128 _ZGVbN4v_nf_expf (__m128 x);
+__m256 _ZGVcN8v_nf_expf (__m256 x);
+__m256 _ZGVdN8v_nf_expf (__m256 x);
+__m512 _ZGVeN16v_nf_expf (__m512 x);
 __m128 _ZGVbN4v_nf_expm1f (__m128 x);
 __m256 _ZGVcN8v_nf_expm1f (__m256 x);
 __m256 _ZGVdN8v_nf_expm1f (__m256 x);
@@ -109,7 +85,7 @@ __m512 _ZGVeN16v_nf_log1pf (__m512 x);
     float a[4];                                                                \
     _mm_storeu_ps (a, x);                                                      \
     for (int i = 0; i < 4; i++)                                                \
-      a[i] = nf_##f##_generic (a[i]);                                          \
+      a[i] = nf_##f (a[i]);                                          \
     return _mm_loadu_ps (a);                                                   \
   }                                                                            \
   static NF_AVX __m256 f##_x8_generic (__m256 x)                               \
@@ -117,7 +93,7 @@ __m512 _ZGVeN16v_nf_log1pf (__m512 x);
     float a[8];                                                                \
     _mm256_storeu_ps (a, x);                                                   \
     for (int i = 0; i < 8; i++)                                                \
-      a[i] = nf_##f##_generic (a[i]);                                          \
+      a[i] = nf_##f (a[i]);                                          \
     return _mm256_loadu_ps (a);                                                \
   }                                                                            \
   static NF_AVX512 __m512 f##_x16_generic (__m512 x)                           \
@@ -125,7 +101,7 @@ __m512 _ZGVeN16v_nf_log1pf (__m512 x);
     float a[16];                                                               \
     _mm512_storeu_ps (a, x);                                                   \
     for (int i = 0; i < 16; i++)                                               \
-      a[i] = nf_##f##_generic (a[i]);                                          \
+      a[i] = nf_##f (a[i]);                                          \
     return _mm512_loadu_ps (a);                                                \
   }                                                                            \
   /* An AVX-512F CPU of ISA avx2: two AVX2 halves.  */                         \
@@ -140,6 +116,7 @@ __m512 _ZGVeN16v_nf_log1pf (__m512 x);
       _mm512_castpd256_pd512 (_mm256_castps_pd (lo)), _mm256_castps_pd (hi),   \
       1));                                                                     \
   }
+NF_GENERIC_FORMS (expf)
 NF_GENERIC_FORMS (expm1f)
 NF_GENERIC_FORMS (log1pf)
 
@@ -148,10 +125,10 @@ NF_GENERIC_FORMS (log1pf)
 struct simdtable
 {
 #define NF_SIMD_FIELDS(f)                                                      \
-  float (*f) (float);                                                          \
   __m128 (*f##_x4) (__m128);                                                   \
   __m256 (*f##_x8) (__m256);                                                   \
   __m512 (*f##_x16) (__m512);
+  NF_SIMD_FIELDS (expf)
   NF_SIMD_FIELDS (expm1f)
   NF_SIMD_FIELDS (log1pf)
 #undef NF_SIMD_FIELDS
@@ -161,11 +138,6 @@ static struct simdtable simd;
 #define NF_SIMD(name) __atomic_load_n (&simd.name, __ATOMIC_RELAXED)
 
 #define NF_STUBS(f)                                                            \
-  static float f##_stub (float x)                                              \
-  {                                                                            \
-    nf_functable ();                                                           \
-    return NF_SIMD (f) (x);                                                    \
-  }                                                                            \
   static __m128 f##_x4_stub (__m128 x)                                         \
   {                                                                            \
     nf_functable ();                                                           \
@@ -181,68 +153,71 @@ static struct simdtable simd;
     nf_functable ();                                                           \
     return NF_SIMD (f##_x16) (x);                                              \
   }
+NF_STUBS (expf)
 NF_STUBS (expm1f)
 NF_STUBS (log1pf)
 #undef NF_STUBS
 
 static struct simdtable simd = {
-  expm1f_stub, expm1f_x4_stub, expm1f_x8_stub, expm1f_x16_stub,
-  log1pf_stub, log1pf_x4_stub, log1pf_x8_stub, log1pf_x16_stub,
+  expf_x4_stub, expf_x8_stub, expf_x16_stub,
+  expm1f_x4_stub, expm1f_x8_stub, expm1f_x16_stub,
+  log1pf_x4_stub, log1pf_x8_stub, log1pf_x16_stub,
 };
 
 void
 nf_simd_fill (enum nf_isa isa)
 {
 #define NF_SIMD_SET(name, v) __atomic_store_n (&simd.name, v, __ATOMIC_RELEASE)
-#define NF_SIMD_SET_ALL(f, s, v4, v8, v16)                                     \
+#define NF_SIMD_SET_ALL(f, v4, v8, v16)                                     \
   NF_SIMD_SET (f##_x4, v4);                                                    \
   NF_SIMD_SET (f##_x8, v8);                                                    \
-  NF_SIMD_SET (f##_x16, v16);                                                  \
-  NF_SIMD_SET (f, s);
+  NF_SIMD_SET (f##_x16, v16);
 #ifdef NF_HAVE_X86_KERNELS
   if (isa == NF_ISA_AVX512)
     {
-      NF_SIMD_SET_ALL (expm1f, nf_expm1f_avx512, nf_expm1f_x4_avx512,
+      NF_SIMD_SET_ALL (expf, nf_expf_x4_avx512, nf_expf_x8_avx512,
+		       nf_expf_x16_avx512);
+      NF_SIMD_SET_ALL (expm1f, nf_expm1f_x4_avx512,
 		       nf_expm1f_x8_avx512, nf_expm1f_x16_avx512);
-      NF_SIMD_SET_ALL (log1pf, nf_log1pf_avx512, nf_log1pf_x4_avx512,
+      NF_SIMD_SET_ALL (log1pf, nf_log1pf_x4_avx512,
 		       nf_log1pf_x8_avx512, nf_log1pf_x16_avx512);
       return;
     }
   if (isa == NF_ISA_AVX2)
     {
-      NF_SIMD_SET_ALL (expm1f, nf_expm1f_avx2, nf_expm1f_x4_avx2,
+      NF_SIMD_SET_ALL (expf, nf_expf_x4_avx2, nf_expf_x8_avx2,
+		       expf_x16_avx2);
+      NF_SIMD_SET_ALL (expm1f, nf_expm1f_x4_avx2,
 		       nf_expm1f_x8_avx2, expm1f_x16_avx2);
-      NF_SIMD_SET_ALL (log1pf, nf_log1pf_avx2, nf_log1pf_x4_avx2,
+      NF_SIMD_SET_ALL (log1pf, nf_log1pf_x4_avx2,
 		       nf_log1pf_x8_avx2, log1pf_x16_avx2);
       return;
     }
 #else
   (void) isa;
 #endif
-  NF_SIMD_SET_ALL (expm1f, nf_expm1f_generic, expm1f_x4_generic,
+  NF_SIMD_SET_ALL (expf, expf_x4_generic, expf_x8_generic,
+		   expf_x16_generic);
+  NF_SIMD_SET_ALL (expm1f, expm1f_x4_generic,
 		   expm1f_x8_generic, expm1f_x16_generic);
-  NF_SIMD_SET_ALL (log1pf, nf_log1pf_generic, log1pf_x4_generic,
+  NF_SIMD_SET_ALL (log1pf, log1pf_x4_generic,
 		   log1pf_x8_generic, log1pf_x16_generic);
 #undef NF_SIMD_SET_ALL
 #undef NF_SIMD_SET
 }
 
-/* The scalar functions: one indirect jump.  */
-float
-nf_expm1f (float x)
-{
-  return NF_SIMD (expm1f) (x);
-}
-
-float
-nf_log1pf (float x)
-{
-  return NF_SIMD (log1pf) (x);
-}
-
 /* Errno of a vector of N lanes at X whose compare found a lane out of
    range: what the scalar function would set for the lanes, EDOM first.
    (The clones' rare path; never inlined.)  */
+static __attribute__ ((noinline, cold)) void
+expf_errno (const float *x, int n)
+{
+  for (int i = 0; i < n; i++)
+    if ((x[i] > NF_EXPM1F_MAX && x[i] < INFINITY)
+	|| (x[i] < NF_EXPF_UFLOW_ERRNO && x[i] > -INFINITY))
+      errno = ERANGE;
+}
+
 static __attribute__ ((noinline, cold)) void
 expm1f_errno (const float *x, int n)
 {
@@ -264,72 +239,73 @@ log1pf_errno (const float *x, int n)
     errno = e;
 }
 
-/* The clones.  The compares: expm1f, x > NF_EXPM1F_MAX (+Inf included,
-   sorted out by expm1f_errno); log1pf, x <= -1.  */
-__m128
-_ZGVbN4v_nf_expm1f (__m128 x)
-{
-  __m128 y = NF_SIMD (expm1f_x4) (x);
-  if (__builtin_expect (
-	_mm_movemask_ps (_mm_cmpgt_ps (x, _mm_set1_ps (NF_EXPM1F_MAX))), 0))
-    {
-      float a[4];
-      _mm_storeu_ps (a, x);
-      expm1f_errno (a, 4);
-    }
-  return y;
-}
-
-__m128
-_ZGVbN4v_nf_log1pf (__m128 x)
-{
-  __m128 y = NF_SIMD (log1pf_x4) (x);
-  if (__builtin_expect (
-	_mm_movemask_ps (_mm_cmple_ps (x, _mm_set1_ps (-1.0f))), 0))
-    {
-      float a[4];
-      _mm_storeu_ps (a, x);
-      log1pf_errno (a, 4);
-    }
-  return y;
-}
-
-/* The c and d clones differ only in the instructions GCC may use for
-   the compare.  */
-#define NF_CLONE8(tgt, abi, f, cmp, c)                                         \
-  __attribute__ ((target (tgt))) __m256 _ZGV##abi##N8v_nf_##f (__m256 x)       \
+/* The clones.  Each tests X once for lanes that may set errno, before
+   computing: the common case is then a tail jump through the table (no
+   spill of X across a call, no second call), and only a vector with such
+   a lane takes the slow path, which computes and then looks at the
+   lanes.  The tests: expf, |x + 7.278| > 96 (outside [-103.278, 88.722],
+   a window inside (NF_EXPF_UFLOW_ERRNO, NF_EXPM1F_MAX]: nothing due is
+   missed, +-Inf and the few lanes near the ends are sorted out by
+   expf_errno); expm1f, x > NF_EXPM1F_MAX (+Inf included); log1pf, x <=
+   -1.  */
+#define NF_EXPF_MID -7.278f
+#define NF_EXPF_HALF 96.0f
+#define NF_CLONES(f, w, abi, vt, tgt, out)                                     \
+  static __attribute__ ((noinline, cold)) tgt vt f##_##abi##_slow (vt x)      \
   {                                                                            \
-    __m256 y = NF_SIMD (f##_x8) (x);                                           \
-    if (__builtin_expect (                                                     \
-	  _mm256_movemask_ps (_mm256_cmp_ps (x, _mm256_set1_ps (c), cmp)), 0)) \
-      {                                                                        \
-	float a[8];                                                            \
-	_mm256_storeu_ps (a, x);                                               \
-	f##_errno (a, 8);                                                      \
-      }                                                                        \
+    vt y = NF_SIMD (f##_x##w) (x);                                             \
+    float a[w];                                                                \
+    memcpy (a, &x, sizeof a);                                                  \
+    f##_errno (a, w);                                                          \
     return y;                                                                  \
-  }
-NF_CLONE8 ("avx", c, expm1f, _CMP_GT_OQ, NF_EXPM1F_MAX)
-NF_CLONE8 ("avx2", d, expm1f, _CMP_GT_OQ, NF_EXPM1F_MAX)
-NF_CLONE8 ("avx", c, log1pf, _CMP_LE_OQ, -1.0f)
-NF_CLONE8 ("avx2", d, log1pf, _CMP_LE_OQ, -1.0f)
-#undef NF_CLONE8
-
-#define NF_CLONE16(f, cmp, c)                                                  \
-  NF_AVX512 __m512 _ZGVeN16v_nf_##f (__m512 x)                                 \
+  }                                                                            \
+  tgt vt _ZGV##abi##v_nf_##f (vt x)                                            \
   {                                                                            \
-    __m512 y = NF_SIMD (f##_x16) (x);                                          \
-    if (__builtin_expect (                                                     \
-	  _mm512_cmp_ps_mask (x, _mm512_set1_ps (c), cmp) != 0, 0))            \
-      {                                                                        \
-	float a[16];                                                           \
-	_mm512_storeu_ps (a, x);                                               \
-	f##_errno (a, 16);                                                     \
-      }                                                                        \
-    return y;                                                                  \
+    if (__builtin_expect (out, 0))                                             \
+      return f##_##abi##_slow (x);                                           \
+    return NF_SIMD (f##_x##w) (x);                                             \
   }
-NF_CLONE16 (expm1f, _CMP_GT_OQ, NF_EXPM1F_MAX)
-NF_CLONE16 (log1pf, _CMP_LE_OQ, -1.0f)
-#undef NF_CLONE16
+#define NF_NOTGT
+#define NF_TGT_AVX __attribute__ ((target ("avx")))
+#define NF_TGT_AVX2 __attribute__ ((target ("avx2")))
+#define OUT4(cmp) (_mm_movemask_ps (cmp) != 0)
+#define OUT8(cmp) (_mm256_movemask_ps (cmp) != 0)
+#define EXPF_DIST4                                                             \
+  _mm_andnot_ps (_mm_set1_ps (-0.0f), _mm_sub_ps (x, _mm_set1_ps (NF_EXPF_MID)))
+#define EXPF_DIST8                                                             \
+  _mm256_andnot_ps (_mm256_set1_ps (-0.0f),                                    \
+		    _mm256_sub_ps (x, _mm256_set1_ps (NF_EXPF_MID)))
+#define EXPF_DIST16                                                            \
+  _mm512_abs_ps (_mm512_sub_ps (x, _mm512_set1_ps (NF_EXPF_MID)))
+
+NF_CLONES (expf, 4, bN4, __m128, NF_NOTGT,
+	   OUT4 (_mm_cmpgt_ps (EXPF_DIST4, _mm_set1_ps (NF_EXPF_HALF))))
+NF_CLONES (expm1f, 4, bN4, __m128, NF_NOTGT,
+	   OUT4 (_mm_cmpgt_ps (x, _mm_set1_ps (NF_EXPM1F_MAX))))
+NF_CLONES (log1pf, 4, bN4, __m128, NF_NOTGT,
+	   OUT4 (_mm_cmple_ps (x, _mm_set1_ps (-1.0f))))
+/* The c and d clones differ only in the instructions GCC may use.  */
+#define NF_CLONES8(abi, tgt)                                                   \
+  NF_CLONES (expf, 8, abi, __m256, tgt,                                        \
+	     OUT8 (_mm256_cmp_ps (EXPF_DIST8, _mm256_set1_ps (NF_EXPF_HALF),    \
+				  _CMP_GT_OQ)))                                 \
+  NF_CLONES (expm1f, 8, abi, __m256, tgt,                                      \
+	     OUT8 (_mm256_cmp_ps (x, _mm256_set1_ps (NF_EXPM1F_MAX),            \
+				  _CMP_GT_OQ)))                                 \
+  NF_CLONES (log1pf, 8, abi, __m256, tgt,                                      \
+	     OUT8 (_mm256_cmp_ps (x, _mm256_set1_ps (-1.0f), _CMP_LE_OQ)))
+NF_CLONES8 (cN8, NF_TGT_AVX)
+NF_CLONES8 (dN8, NF_TGT_AVX2)
+#undef NF_CLONES8
+NF_CLONES (expf, 16, eN16, __m512, NF_AVX512,
+	   _mm512_cmp_ps_mask (EXPF_DIST16, _mm512_set1_ps (NF_EXPF_HALF),
+			       _CMP_GT_OQ)
+	     != 0)
+NF_CLONES (expm1f, 16, eN16, __m512, NF_AVX512,
+	   _mm512_cmp_ps_mask (x, _mm512_set1_ps (NF_EXPM1F_MAX), _CMP_GT_OQ)
+	     != 0)
+NF_CLONES (log1pf, 16, eN16, __m512, NF_AVX512,
+	   _mm512_cmp_ps_mask (x, _mm512_set1_ps (-1.0f), _CMP_LE_OQ) != 0)
+#undef NF_CLONES
 
 #endif /* __x86_64__ */

@@ -1,20 +1,19 @@
-/* simd.h: libneuronfuse's internal interface of the scalar functions
-   nf_expm1f / nf_log1pf and of their vector-ABI clones (not installed).
+/* simd.h: libneuronfuse's internal interface of the vector-ABI clones
+   of nf_expf / nf_expm1f / nf_log1pf (not installed; the scalar functions are in
+   scalarf.c).
 
-   Each function F exists per instruction set as nf_F_<isa> (float -> float)
-   and, on x86-64, as nf_F_x4_<isa>, nf_F_x8_<isa> and nf_F_x16_<isa>
-   (__m128, __m256, __m512 in and out: the registers of the clones
-   _ZGVbN4v_F, _ZGVcN8v_F / _ZGVdN8v_F and _ZGVeN16v_F).  The avx2 and
-   avx512 ones are in runtime/x86/ next to the array kernels whose cores
-   they share, so that every form of F gives the array kernel's bits on
-   the same instruction set; simd.c has the generic ones, the table the
-   public functions call through and the clones themselves.  Variants of
-   a register width wider than the ISA's own (x16 for avx2) are composed
-   in simd.c.
+   On x86-64 each function F exists per instruction set as nf_F_x4_<isa>,
+   nf_F_x8_<isa> and nf_F_x16_<isa> (__m128, __m256, __m512 in and out:
+   the registers of the clones _ZGVbN4v_F, _ZGVcN8v_F / _ZGVdN8v_F and
+   _ZGVeN16v_F).  The avx2 and avx512 ones are in runtime/x86/ next to
+   the array kernels whose cores they share, so that every width of F
+   gives the array kernel's bits on the same instruction set; simd.c has
+   the generic ones, the table the clones call through and the clones
+   themselves.  Variants of a register width wider than the ISA's own
+   (x16 for avx2) are composed in simd.c.
 
-   Errno: the scalar variants set it as glibc's expm1f / log1pf do; the
-   vector variants never do (the clones in simd.c set it, one compare per
-   vector).
+   Errno: the vector variants never set it (the clones in simd.c do, one
+   compare per vector).
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
@@ -34,20 +33,21 @@
    rounds to +Inf): glibc's expm1f sets ERANGE from the next one up to
    FLT_MAX.  */
 #define NF_EXPM1F_MAX 0x1.62e42ep+6f
-
-float nf_expm1f_generic (float x);
-float nf_log1pf_generic (float x);
+/* Below it, glibc's expf sets ERANGE (exp (x) < 2^-149).  */
+#define NF_EXPF_UFLOW_ERRNO -0x1.9d1d9ep6f
 
 #if defined __x86_64__
 #define NF_SIMD_PROTO(f, isa)                                                  \
-  float nf_##f##_##isa (float x);                                              \
   __m128 nf_##f##_x4_##isa (__m128 x);                                         \
   __m256 nf_##f##_x8_##isa (__m256 x);
+NF_SIMD_PROTO (expf, avx2)
 NF_SIMD_PROTO (expm1f, avx2)
 NF_SIMD_PROTO (log1pf, avx2)
+NF_SIMD_PROTO (expf, avx512)
 NF_SIMD_PROTO (expm1f, avx512)
 NF_SIMD_PROTO (log1pf, avx512)
 #undef NF_SIMD_PROTO
+__m512 nf_expf_x16_avx512 (__m512 x);
 __m512 nf_expm1f_x16_avx512 (__m512 x);
 __m512 nf_log1pf_x16_avx512 (__m512 x);
 #endif

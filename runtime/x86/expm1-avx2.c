@@ -142,8 +142,8 @@ expm1_f64x4 (__m256d x)
    [-40, 100]) in double, relative error below 2^-47: x = m ln2/8 + r,
    m = 8 k + j, expm1(x) = S p + (S - 1) with S = 2^k T_j and p =
    expm1(r).  */
-static inline __m256d
-expm1_f32core (__m256d x)
+static inline __attribute__ ((always_inline)) __m256d
+expm1_f32core (__m256d x, int expo)
 {
   __m256d z = _mm256_fmadd_pd (x, C (INV_LN2_8), C (SHIFT));
   __m256d md = _mm256_sub_pd (z, C (SHIFT));
@@ -171,7 +171,8 @@ expm1_f32core (__m256d x)
   __m256d q25 = _mm256_fmadd_pd (q45, r2, q23);
   __m256d q = _mm256_fmadd_pd (q25, r2, q01);
   __m256d p = _mm256_fmadd_pd (r2, q, r);
-  return _mm256_fmadd_pd (s2, p, _mm256_sub_pd (s2, C (1.0)));
+  /* EXPO: exp (x) = S p + S instead, rounded once as well.  */
+  return _mm256_fmadd_pd (s2, p, expo ? s2 : _mm256_sub_pd (s2, C (1.0)));
 }
 
 /* Returns expm1 of each lane of X within 0.5 ulp + 2^-23 ulp; NaN and
@@ -182,8 +183,8 @@ expm1_f32x8 (__m256 x)
   /* Below -40 the float result is -1, above 100 +Inf.  */
   __m256 xc = _mm256_min_ps (_mm256_max_ps (x, _mm256_set1_ps (-40.0f)),
 			     _mm256_set1_ps (100.0f));
-  __m256d lo = expm1_f32core (_mm256_cvtps_pd (_mm256_castps256_ps128 (xc)));
-  __m256d hi = expm1_f32core (_mm256_cvtps_pd (_mm256_extractf128_ps (xc, 1)));
+  __m256d lo = expm1_f32core (_mm256_cvtps_pd (_mm256_castps256_ps128 (xc)), 0);
+  __m256d hi = expm1_f32core (_mm256_cvtps_pd (_mm256_extractf128_ps (xc, 1)), 0);
   __m256 y = _mm256_set_m128 (_mm256_cvtpd_ps (hi), _mm256_cvtpd_ps (lo));
   __m256 m = _mm256_cmp_ps (x, _mm256_setzero_ps (), _CMP_EQ_UQ);
   return _mm256_blendv_ps (y, _mm256_add_ps (x, x), m);
@@ -257,56 +258,6 @@ nf_expm1_pz_f64_avx2 (double *y, const double *x, size_t n)
   expm1_f64_loop (y, x, n, 1);
 }
 
-/* nf_expm1f: expm1_f32core for one double, operation for operation
-   (fnmadd (a, b, c) is fma (-a, b, c) exactly; the VPERMD pair picks
-   the halves of entry m & 7), so the same bits as the array kernel: X a
-   float value in [-100, 100].  */
-static inline __attribute__ ((always_inline)) double
-expm1_f32core1 (double x)
-{
-  double z = __builtin_fma (x, INV_LN2_8, SHIFT);
-  double md = z - SHIFT;
-  double r = __builtin_fma (-md, LN2_8, x);
-  uint64_t zi, sb;
-  memcpy (&zi, &z, sizeof zi);
-  sb = (zi << 49) + ((uint64_t) tab8_hi[zi & 7] << 32 | tab8_lo[zi & 7]);
-  double s2;
-  memcpy (&s2, &sb, sizeof s2);
-  double r2 = r * r;
-  double q01 = __builtin_fma (Q8_C1, r, Q8_C0);
-  double q23 = __builtin_fma (Q8_C3, r, Q8_C2);
-  double q45 = __builtin_fma (Q8_C5, r, Q8_C4);
-  double q25 = __builtin_fma (q45, r2, q23);
-  double q = __builtin_fma (q25, r2, q01);
-  double p = __builtin_fma (r2, q, r);
-  return __builtin_fma (s2, p, s2 - 1.0);
-}
-
-/* The rare inputs of nf_expm1f_avx2: NaN and |x| > NF_EXPM1F_MAX,
-   clamped as expm1_f32x8 clamps them; ERANGE for a finite x whose
-   result overflows, as glibc's expm1f.  (Between -NF_EXPM1F_MAX and -40
-   the main path's core gives -1 as the clamped one does.)  */
-static __attribute__ ((noinline, cold)) float
-expm1f_big (float x)
-{
-  if (x != x)
-    return x + x;
-  float xc = x > 100.0f ? 100.0f : x < -40.0f ? -40.0f : x;
-  if (x > NF_EXPM1F_MAX && x < __builtin_inff ())
-    errno = ERANGE;
-  return (float) expm1_f32core1 (xc);
-}
-
-/* expm1f (X) within 0.5 ulp + 2^-23 ulp: the array kernel's result.  */
-float
-nf_expm1f_avx2 (float x)
-{
-  if (__builtin_expect (!(__builtin_fabsf (x) <= NF_EXPM1F_MAX), 0))
-    return expm1f_big (x);
-  float y = (float) expm1_f32core1 (x);
-  return x == 0 ? x : y; /* -0 stays -0 (the core gives +0).  */
-}
-
 /* The clones' registers (simd.h): expm1_f32x8 on 8 or 4 lanes.  */
 __m256
 nf_expm1f_x8_avx2 (__m256 x)
@@ -319,7 +270,29 @@ nf_expm1f_x4_avx2 (__m128 x)
 {
   __m128 xc
     = _mm_min_ps (_mm_max_ps (x, _mm_set1_ps (-40.0f)), _mm_set1_ps (100.0f));
-  __m128 y = _mm256_cvtpd_ps (expm1_f32core (_mm256_cvtps_pd (xc)));
+  __m128 y = _mm256_cvtpd_ps (expm1_f32core (_mm256_cvtps_pd (xc), 0));
   __m128 m = _mm_cmp_ps (x, _mm_setzero_ps (), _CMP_EQ_UQ);
   return _mm_blendv_ps (y, _mm_add_ps (x, x), m);
+}
+
+/* nf_expf's clones: exp (x) = S p + S from the same core, rounded once
+   (expm1-avx512.c says why that is within 0.5 ulp + 2^-23 ulp); x
+   clamped to [-110, 100], NaN kept (max and min return their second
+   operand for NaN).  */
+__m256
+nf_expf_x8_avx2 (__m256 x)
+{
+  __m256 xc = _mm256_min_ps (_mm256_set1_ps (100.0f),
+			     _mm256_max_ps (_mm256_set1_ps (-110.0f), x));
+  __m256d lo = expm1_f32core (_mm256_cvtps_pd (_mm256_castps256_ps128 (xc)), 1);
+  __m256d hi = expm1_f32core (_mm256_cvtps_pd (_mm256_extractf128_ps (xc, 1)), 1);
+  return _mm256_set_m128 (_mm256_cvtpd_ps (hi), _mm256_cvtpd_ps (lo));
+}
+
+__m128
+nf_expf_x4_avx2 (__m128 x)
+{
+  __m128 xc = _mm_min_ps (_mm_set1_ps (100.0f),
+			  _mm_max_ps (_mm_set1_ps (-110.0f), x));
+  return _mm256_cvtpd_ps (expm1_f32core (_mm256_cvtps_pd (xc), 1));
 }

@@ -179,8 +179,8 @@ expm1_f64x8 (__m512d x)
    [-100, 100]) in double, relative error below 2^-47: x = m ln2/16 + r,
    m = 16 k + j, expm1(x) = S p + (S - 1) with S = 2^k T_j and p =
    expm1(r).  */
-static inline __m512d
-expm1_f32core (__m512d x)
+static inline __attribute__ ((always_inline)) __m512d
+expm1_f32core (__m512d x, int expo)
 {
   __m512d z = _mm512_fmadd_pd (x, C (INV_LN2_16), C (SHIFT));
   __m512d md = _mm512_sub_pd (z, C (SHIFT));
@@ -204,7 +204,8 @@ expm1_f32core (__m512d x)
   __m512d q24 = _mm512_fmadd_pd (C (Q16_C4), r2, q23);
   __m512d q = _mm512_fmadd_pd (q24, r2, q01);
   __m512d p = _mm512_fmadd_pd (r2, q, r);
-  return _mm512_fmadd_pd (s2, p, _mm512_sub_pd (s2, C (1.0)));
+  /* EXPO: exp (x) = S p + S instead, rounded once as well.  */
+  return _mm512_fmadd_pd (s2, p, expo ? s2 : _mm512_sub_pd (s2, C (1.0)));
 }
 
 /* Returns expm1 of each lane of X within 0.5 ulp + 2^-23 ulp; NaN and
@@ -216,8 +217,8 @@ expm1_f32x16 (__m512 x)
      in magnitude, with x's sign): below -100 the float result is -1 and
      2^k still normal, above 100 +Inf.  NaN stays NaN.  */
   __m512 xc = _mm512_range_ps (x, _mm512_set1_ps (100.0f), 0x02);
-  __m512d lo = expm1_f32core (_mm512_cvtps_pd (_mm512_castps512_ps256 (xc)));
-  __m512d hi = expm1_f32core (_mm512_cvtps_pd (_mm512_extractf32x8_ps (xc, 1)));
+  __m512d lo = expm1_f32core (_mm512_cvtps_pd (_mm512_castps512_ps256 (xc)), 0);
+  __m512d hi = expm1_f32core (_mm512_cvtps_pd (_mm512_extractf32x8_ps (xc, 1)), 0);
   __m512 y = _mm512_insertf32x8 (_mm512_castps256_ps512 (_mm512_cvtpd_ps (lo)),
 				 _mm512_cvtpd_ps (hi), 1);
   __mmask16 m = _mm512_cmp_ps_mask (x, _mm512_setzero_ps (), _CMP_EQ_UQ);
@@ -286,53 +287,6 @@ nf_expm1_pz_f64_avx512 (double *y, const double *x, size_t n)
   expm1_f64_loop (y, x, n, 1);
 }
 
-/* nf_expm1f: expm1_f32core for one double, operation for operation
-   (fnmadd (a, b, c) is fma (-a, b, c) exactly), so the same bits as the
-   array kernel: X a float value in [-100, 100].  */
-static inline __attribute__ ((always_inline)) double
-expm1_f32core1 (double x)
-{
-  double z = __builtin_fma (x, INV_LN2_16, SHIFT);
-  double md = z - SHIFT;
-  double r = __builtin_fma (-md, LN2_16, x);
-  uint64_t zi, sb;
-  memcpy (&zi, &z, sizeof zi);
-  sb = (zi << 48) + tab16[zi & 15];
-  double s2;
-  memcpy (&s2, &sb, sizeof s2);
-  double r2 = r * r;
-  double q01 = __builtin_fma (Q16_C1, r, Q16_C0);
-  double q23 = __builtin_fma (Q16_C3, r, Q16_C2);
-  double q24 = __builtin_fma (Q16_C4, r2, q23);
-  double q = __builtin_fma (q24, r2, q01);
-  double p = __builtin_fma (r2, q, r);
-  return __builtin_fma (s2, p, s2 - 1.0);
-}
-
-/* The rare inputs of nf_expm1f_avx512: NaN and |x| > NF_EXPM1F_MAX,
-   clamped as expm1_f32x16 clamps them; ERANGE for a finite x whose
-   result overflows, as glibc's expm1f.  */
-static __attribute__ ((noinline, cold)) float
-expm1f_big (float x)
-{
-  if (x != x)
-    return x + x;
-  float xc = x > 100.0f ? 100.0f : x < -100.0f ? -100.0f : x;
-  if (x > NF_EXPM1F_MAX && x < __builtin_inff ())
-    errno = ERANGE;
-  return (float) expm1_f32core1 (xc);
-}
-
-/* expm1f (X) within 0.5 ulp + 2^-23 ulp: the array kernel's result.  */
-float
-nf_expm1f_avx512 (float x)
-{
-  if (__builtin_expect (!(__builtin_fabsf (x) <= NF_EXPM1F_MAX), 0))
-    return expm1f_big (x);
-  float y = (float) expm1_f32core1 (x);
-  return x == 0 ? x : y; /* -0 stays -0 (the core gives +0).  */
-}
-
 /* The clones' registers (simd.h): expm1_f32x16 on 16, 8 or 4 lanes.  */
 __m512
 nf_expm1f_x16_avx512 (__m512 x)
@@ -344,7 +298,7 @@ __m256
 nf_expm1f_x8_avx512 (__m256 x)
 {
   __m256 xc = _mm256_range_ps (x, _mm256_set1_ps (100.0f), 0x02);
-  __m256 y = _mm512_cvtpd_ps (expm1_f32core (_mm512_cvtps_pd (xc)));
+  __m256 y = _mm512_cvtpd_ps (expm1_f32core (_mm512_cvtps_pd (xc), 0));
   __mmask8 m = _mm256_cmp_ps_mask (x, _mm256_setzero_ps (), _CMP_EQ_UQ);
   return _mm256_mask_add_ps (y, m, x, x);
 }
@@ -354,4 +308,42 @@ nf_expm1f_x4_avx512 (__m128 x)
 {
   return _mm256_castps256_ps128 (
     nf_expm1f_x8_avx512 (_mm256_zextps128_ps256 (x)));
+}
+
+/* nf_expf's clones: exp (x) = S p + S from the same core, rounded once
+   (relative error of the double result below 2^-47.5 as for expm1,
+   without the cancellation: within 0.5 ulp + 2^-23 ulp, subnormal
+   results included).  x is clamped to [-110, 100] (NaN kept: max and
+   min return their second operand for NaN): below -110 exp rounds to
+   +0 and 2^k stays a normal double, above 100 it overflows.  No zero
+   fix-up: exp (+-0) = 1 exactly.  */
+static inline __m512
+exp_clamp16 (__m512 x)
+{
+  return _mm512_min_ps (_mm512_set1_ps (100.0f),
+			_mm512_max_ps (_mm512_set1_ps (-110.0f), x));
+}
+
+__m512
+nf_expf_x16_avx512 (__m512 x)
+{
+  __m512 xc = exp_clamp16 (x);
+  __m512d lo = expm1_f32core (_mm512_cvtps_pd (_mm512_castps512_ps256 (xc)), 1);
+  __m512d hi = expm1_f32core (_mm512_cvtps_pd (_mm512_extractf32x8_ps (xc, 1)), 1);
+  return _mm512_insertf32x8 (_mm512_castps256_ps512 (_mm512_cvtpd_ps (lo)),
+			     _mm512_cvtpd_ps (hi), 1);
+}
+
+__m256
+nf_expf_x8_avx512 (__m256 x)
+{
+  __m256 xc = _mm256_min_ps (_mm256_set1_ps (100.0f),
+			     _mm256_max_ps (_mm256_set1_ps (-110.0f), x));
+  return _mm512_cvtpd_ps (expm1_f32core (_mm512_cvtps_pd (xc), 1));
+}
+
+__m128
+nf_expf_x4_avx512 (__m128 x)
+{
+  return _mm256_castps256_ps128 (nf_expf_x8_avx512 (_mm256_zextps128_ps256 (x)));
 }

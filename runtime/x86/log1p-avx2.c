@@ -38,7 +38,7 @@
 
 #include "../kernels.h"
 #include "../simd.h"
-#include "log1pf-scalar.h"
+#include "log1p-consts.h"
 
 #define SET1 _mm256_set1_pd
 #define FMA _mm256_fmadd_pd
@@ -308,13 +308,6 @@ void
 nf_log1p_pz_f32_avx2 (float *y, const float *x, size_t n)
 {
   log1p_f32_loop (y, x, n, 1);
-}
-
-/* nf_log1pf (log1pf-scalar.h): the array kernel's bits.  */
-float
-nf_log1pf_avx2 (float x)
-{
-  return log1pf_scalar (x);
 }
 
 /* The clones' registers (simd.h): block_f32 on 8 lanes, its half on 4.  */

@@ -63,7 +63,7 @@
 
 #include "../kernels.h"
 #include "../simd.h"
-#include "log1pf-scalar.h"
+#include "log1p-consts.h"
 
 /* The table registers, loaded once per call.  */
 struct tabs
@@ -297,13 +297,6 @@ void
 nf_log1p_pz_f32_avx512 (float *y, const float *x, size_t n)
 {
   log1p_f32_loop (y, x, n, 1);
-}
-
-/* nf_log1pf (log1pf-scalar.h): the array kernel's bits.  */
-float
-nf_log1pf_avx512 (float x)
-{
-  return log1pf_scalar (x);
 }
 
 /* The clones' registers (simd.h): block_f32 on 16 lanes, its half on 8

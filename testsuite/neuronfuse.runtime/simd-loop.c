@@ -2,5 +2,5 @@
    Purpose: GCC vectorizes a loop over them through _ZGVbN4v_ (SSE2),
    whose results are the scalar functions' bits (simd-check.h).  */
 /* { dg-do run } */
-/* { dg-options "-O3 -Wl,--wrap=_ZGVbN4v_nf_expm1f,--wrap=_ZGVcN8v_nf_expm1f,--wrap=_ZGVdN8v_nf_expm1f,--wrap=_ZGVeN16v_nf_expm1f,--wrap=_ZGVbN4v_nf_log1pf,--wrap=_ZGVcN8v_nf_log1pf,--wrap=_ZGVdN8v_nf_log1pf,--wrap=_ZGVeN16v_nf_log1pf" } */
+/* { dg-options "-O3 -Wl,--wrap=_ZGVbN4v_nf_expf,--wrap=_ZGVcN8v_nf_expf,--wrap=_ZGVdN8v_nf_expf,--wrap=_ZGVeN16v_nf_expf,--wrap=_ZGVbN4v_nf_expm1f,--wrap=_ZGVcN8v_nf_expm1f,--wrap=_ZGVdN8v_nf_expm1f,--wrap=_ZGVeN16v_nf_expm1f,--wrap=_ZGVbN4v_nf_log1pf,--wrap=_ZGVcN8v_nf_log1pf,--wrap=_ZGVdN8v_nf_log1pf,--wrap=_ZGVeN16v_nf_log1pf" } */
 #include "simd-check.h"
