@@ -276,6 +276,10 @@ split (void (*run) (const void *, size_t, size_t), const void *ctx, size_t rows,
       run (ctx, 0, rows);
       return;
     }
+  /* sem_wait is a cancellation point: a caller cancelled in it would
+     leave the pool locked and its workers writing into a dead frame.  */
+  int cancel;
+  pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
   if (pool.workers == 0)
     {
       /* The first split, or the first in a forked child: (re)create the
@@ -299,6 +303,7 @@ split (void (*run) (const void *, size_t, size_t), const void *ctx, size_t rows,
     while (sem_wait (&pool.done) != 0)
       ; /* EINTR */
   pthread_mutex_unlock (&pool.owner);
+  pthread_setcancelstate (cancel, NULL);
 }
 
 /* The three public kernels: a context of the call's arguments and the
