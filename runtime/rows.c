@@ -43,8 +43,8 @@
    obeyed, kept for compatibility; its first number if a list), else
    the CPUs this process may run on (sched_getaffinity, falling back to
    the online CPUs); capped at NF_POOL_MAX + 1 and by the rows.  The
-   environment is read once, on the first rows call or
-   nf_get_num_threads.
+   environment is read once, by the first rows call big enough to split
+   or the first nf_get_num_threads.
 
    Left undone: no spinning before a worker sleeps (libgomp spins, which
    made its region 1.1 us, but burns a core after every call); no
