@@ -19,7 +19,7 @@
    timing A for a minute and then B for a minute would fold that drift
    into the ratio.  Rotating keeps any variant from always running right
    after the same one (after memcpy flushed the caches, or after the
-   2-thread run left its OpenMP worker spinning).  The median ignores the
+   2-thread run left a worker thread busy).  The median ignores the
    repetitions an interrupt or a migration hit.
 
    In-cache workloads (4096 elements, 16 or 32 KiB per array, L1 and L2
@@ -42,9 +42,10 @@
    buffers so that page size, alignment and TLB reach are the same for
    both.  Results are checked loosely against the naive -O2 loop before
    timing, so a broken kernel (one that skips work) cannot post a great
-   time.  Threads: nf_rmsnorm_rows_f32 is timed with omp_set_num_threads
-   (1) and (2); the libgomp thread pool is created during the warm-up.
-   Set OMP_PROC_BIND=close to pin threads (see bench/README.md).
+   time.  Threads: nf_rmsnorm_rows_f32 is timed with nf_set_num_threads
+   (1) and (2), the library's own setter (it splits with a pool of POSIX
+   threads, not OpenMP); the pool's worker is started during the
+   correctness check, before any timing.
 
    Usage: bench/kernels [CACHE_REPS [MEMORY_REPS]]
 
@@ -61,9 +62,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* The library names its dispatched ISA once it has fast kernels; weak, so
    that this builds and runs against a library without it (then NULL).  */
@@ -325,17 +323,13 @@ o2_rmsnorm_per_row (void)
 static void
 k_rmsnorm_rows_1t (void)
 {
-#ifdef _OPENMP
-  omp_set_num_threads (1);
-#endif
+  nf_set_num_threads (1);
   nf_rmsnorm_rows_f32 (big_y, big_x, wf, ROWS, N, EPS);
 }
 static void
 k_rmsnorm_rows_2t (void)
 {
-#ifdef _OPENMP
-  omp_set_num_threads (2);
-#endif
+  nf_set_num_threads (2);
   nf_rmsnorm_rows_f32 (big_y, big_x, wf, ROWS, N, EPS);
 }
 static void
@@ -653,9 +647,7 @@ bench_rmsnorm_big (int reps)
 			 { "rows 2t", k_rmsnorm_rows_2t, 0, { 0 }, 0 },
 			 { "-O2 per row", o2_rmsnorm_per_row, 0, { 0 }, 0 } };
   time_group (v, 5, reps, 0);
-#ifdef _OPENMP
-  omp_set_num_threads (omp_get_num_procs ());
-#endif
+  nf_set_num_threads (0);
   add_row ("rmsnorm f32, 8192x4096, call per row (DRAM)", v[1].med, "memcpy",
 	   v[0].med, 0, 0.4, per_row_ok);
   add_row ("rmsnorm f32, 8192x4096, call per row (DRAM)", v[1].med, "loop -O2",
@@ -767,7 +759,7 @@ bench_nrm2 (int reps)
 }
 
 /* Print the machine: CPU model from /proc/cpuinfo, cores, compiler, C
-   library, the library's ISA, OpenMP threads, the date.  */
+   library, the library's ISA, the rows kernels' threads, the date.  */
 static void
 print_machine (int cache_reps, int memory_reps)
 {
@@ -797,14 +789,10 @@ print_machine (int cache_reps, int memory_reps)
   printf ("compiler: gcc %s; glibc %s\n", __VERSION__, gnu_get_libc_version ());
   printf ("library:  %s\n",
 	  isa ? isa : "nf_runtime_isa () not exported (portable kernels)");
-#ifdef _OPENMP
-  const char *bind = getenv ("OMP_PROC_BIND");
-  printf ("openmp:   up to %d threads, OMP_PROC_BIND=%s\n",
-	  omp_get_max_threads (), bind ? bind : "(unset)");
-#else
-  printf ("openmp:   not enabled in this build (the 2-thread row runs as "
-	  "the library decides)\n");
-#endif
+  const char *nft = getenv ("NEURONFUSE_THREADS");
+  printf ("threads:  rows kernels up to %d by default (NEURONFUSE_THREADS=%s); "
+	  "the rows rows set 1 and 2\n",
+	  nf_get_num_threads (), nft ? nft : "(unset)");
   printf ("loops:    bench/naive.c at " NAIVE_O2_FLAGS " (\"loop -O2\") and "
 	  "at " NAIVE_FAST_FLAGS " (\"loop fast\")\n");
   printf ("calls:    bench/calls.c at " CALLS_SC_FLAGS " (scalar rows), "

@@ -120,6 +120,22 @@ void nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
 			  size_t rows, size_t n, float eps);
 #endif
 
+/* Extension (not called by rewritten code): the threads of
+   nf_rmsnorm_rows_*.  A rows call splits its rows into static chunks of
+   whole rows over up to nf_get_num_threads () threads, the caller's one
+   of them (fewer if there are fewer rows; one below 2^18 elements
+   in all, where starting the others costs more than it saves).  The
+   count is N after nf_set_num_threads (N) with N >= 1, from any thread,
+   for the calls that start after it; else NEURONFUSE_THREADS if set to a
+   positive number, else OMP_NUM_THREADS (its first number), which the
+   OpenMP version of the library obeyed, else the CPUs this process may
+   run on; at most 64.  nf_set_num_threads (0) goes back to that
+   default; the environment is read once, on first use.  The other
+   threads are started on the first call that needs them and then sleep
+   between calls; loading the library starts or allocates nothing.  */
+void nf_set_num_threads (int n);
+int nf_get_num_threads (void);
+
 /* Euclidean norm sqrt (sum (x[i]^2)); 0 for n == 0.  No spurious
    overflow or underflow: f32 squares are summed in double, whose range
    holds them all; f64 ones in double where the sum is comfortably inside

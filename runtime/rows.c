@@ -1,27 +1,83 @@
 /* rows.c: nf_rmsnorm_rows_*, RMSNorm of many rows of one length, split
-   across threads with OpenMP.
+   across a small pool of POSIX threads; nf_set_num_threads.
 
    Each thread takes whole rows in static chunks (as ggml does): a row is
    at most a few microseconds of work, and splitting one would need a
-   second reduction.  Small batches stay on the calling thread, because
-   starting an OpenMP region costs about 1.1 us on a 2-core machine
-   (notes/runtime-facts.md 5.4), as much as 3 to 10 rows of 4096 floats.
-   When the output is too big to stay cached, the rows are written with
-   non-temporal stores: they skip the read-for-ownership of each line, a
-   third of a row pass's traffic where the memory system charges for it
-   (1.4x on a Sapphire Rapids guest, runtime-facts 5.3; no change on the
-   Zen 5 guest of bench/RESULTS.md, where plain stores already reach 0.75
-   of memcpy).
+   second reduction.  The caller's thread runs the first chunk, workers
+   of the pool the others.  Small batches stay on the calling thread
+   (NF_ROWS_PAR_MIN).  When the output is too big to stay cached, the
+   rows are written with non-temporal stores: they skip the
+   read-for-ownership of each line, a third of a row pass's traffic where
+   the memory system charges for it (1.4x on a Sapphire Rapids guest,
+   runtime-facts 5.3; no change on the Zen 5 guest of bench/RESULTS.md,
+   where plain stores already reach 0.75 of memcpy).
+
+   Why not OpenMP (which did this until issue 16): libneuronfuse then
+   needed libgomp.so.1, whose constructor allocates 32 bytes of heap
+   before main in every program linked with the library, kernels called
+   or not; each later calloc then lands 32 bytes further on, and
+   llama2.c's 64-byte-aligned activations became 32 mod 64, splitting
+   every AVX-512 load (5% of -Ofast -march=native's speed).  Loading
+   this library runs nothing: the pool is static storage, its workers
+   are started by the first rows call that splits, and nothing else is
+   ever allocated (glibc's pthread_create itself callocs each new
+   thread's TLS vector, at that first split call).
+
+   The pool: NF_POOL_MAX workers at most, started on demand and never
+   stopped, each blocked on its own semaphore.  A call takes the pool's
+   owner mutex, writes the job, posts one semaphore per worker it needs,
+   runs its own chunk and waits on the done semaphore once per worker;
+   the posts and waits are what order the job's writes before the
+   workers' reads and their outputs before the caller's return (no other
+   shared state, so ThreadSanitizer checks it whole: testsuite's
+   thread-test-tsan).  A call that finds the pool in use by another
+   thread does all its rows on its own thread rather than wait: the
+   other call already has the cores.  Workers sleep in sem_wait, they
+   never spin, so an idle pool costs nothing; the price is the wake-up,
+   measured below.  fork: the child has no workers, so an atfork handler
+   (registered with the first worker) empties the pool there; the parent
+   waits for a call in progress to finish before it forks.
+
+   The thread count: nf_set_num_threads's if one was set, else
+   NEURONFUSE_THREADS, else OMP_NUM_THREADS (what the OpenMP version
+   obeyed, kept for compatibility; its first number if a list), else
+   the CPUs this process may run on (sched_getaffinity, falling back to
+   the online CPUs); capped at NF_POOL_MAX + 1 and by the rows.  The
+   environment is read once, by the first rows call big enough to split
+   or the first nf_get_num_threads.
+
+   Left undone: no spinning before a worker sleeps (libgomp spins, which
+   made its region 1.1 us, but burns a core after every call); no
+   binding of workers to CPUs (OMP_PROC_BIND is no longer obeyed).
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
 
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+
 #include "kernels.h"
 
-/* Below this many elements in all the rows, one thread does everything:
-   2^17 elements are about 25 us of vector work, 20 times the cost of an
-   OpenMP region here.  */
-#define NF_ROWS_OMP_MIN ((size_t) 1 << 17)
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Below this many elements in all the rows, one thread does everything.
+   Measured on the 2-vCPU guest of bench/RESULTS.md (while other jobs
+   shared it): pthread_create + join of an empty thread costs 19 us, a
+   semaphore round trip to a sleeping thread 4 us back to back and 7 to
+   11 us after 0.2 to 2 ms idle, and a split call of 4096 elements 5.7 us
+   against 0.5 us on one thread: the pool's handoff is about 5 to 8 us
+   (libgomp's spinning team took 1.1).  2^18 elements are about 40 us of
+   vector work in cache, so two threads save about 20 us of it for 5 to
+   8 us of handoff; at 2^17 the saving barely covers the handoff.  A -D
+   can lower it, to time the split itself.  */
+#ifndef NF_ROWS_PAR_MIN
+#define NF_ROWS_PAR_MIN ((size_t) 1 << 18)
+#endif
 
 /* From this many bytes of output up, rows are streamed past the caches:
    two to four times the L2 of a core of current x86 servers (1 or 2 MiB)
@@ -29,43 +85,262 @@
    streamed.  */
 #define NF_ROWS_STREAM_MIN ((size_t) 4 << 20)
 
-void
-nf_rmsnorm_rows_f32 (float *y, const float *x, const float *w, size_t rows,
-		     size_t n, float eps)
+/* The most workers the pool starts: with the caller, 64 threads, more
+   than the memory bandwidth of any current socket needs for a pass
+   that moves 8 bytes per float.  */
+#define NF_POOL_MAX 63
+
+/* One call's work: RUN (CTX, R0, R1) normalizes rows R0 to R1 - 1 of
+   ROWS, split into CHUNKS chunks.  */
+struct nf_rows_job
 {
-  if (rows == 0 || n == 0)
-    return;
-  __typeof__ (NF_KERNEL (rmsnorm_f32)) k = NF_KERNEL (rmsnorm_f32);
-  int stream = rows * n * sizeof *y >= NF_ROWS_STREAM_MIN;
-#pragma omp parallel for schedule(static) if (rows * n >= NF_ROWS_OMP_MIN)
-  for (size_t r = 0; r < rows; r++)
-    k (y + r * n, x + r * n, w, n, eps, stream);
+  void (*run) (const void *ctx, size_t r0, size_t r1);
+  const void *ctx;
+  size_t rows;
+  unsigned chunks;
+};
+
+/* The pool.  WORKERS, JOB and the semaphores' initialization belong to
+   whoever holds OWNER; a worker reads JOB between its go post and its
+   done post.  */
+static struct
+{
+  pthread_mutex_t owner;
+  unsigned workers; /* started, numbered 0 to workers - 1 */
+  struct nf_rows_job job;
+  sem_t go[NF_POOL_MAX]; /* worker I runs chunk I + 1 on each post */
+  sem_t done;		 /* posted once per chunk a worker ran */
+} pool = { .owner = PTHREAD_MUTEX_INITIALIZER };
+
+/* nf_set_num_threads's count, 0 for none; atomic.  */
+static int threads_set;
+/* The count from the environment or the CPUs, set once by env_init.  */
+static unsigned threads_env;
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/* Return the leading count of the environment variable NAME: a decimal
+   number from 1 up, ending the string or followed by a comma (as the
+   first level of OMP_NUM_THREADS=4,2); 0 if NAME is unset or anything
+   else.  */
+static unsigned
+env_count (const char *name)
+{
+  const char *s = getenv (name);
+  if (!s || *s < '0' || *s > '9')
+    return 0;
+  char *end;
+  errno = 0;
+  unsigned long v = strtoul (s, &end, 10);
+  if (errno || (*end && *end != ','))
+    return 0;
+  return v > NF_POOL_MAX + 1 ? NF_POOL_MAX + 1 : (unsigned) v;
+}
+
+/* Set threads_env from NEURONFUSE_THREADS, OMP_NUM_THREADS or the CPUs,
+   capped at NF_POOL_MAX + 1.  */
+static void
+env_init (void)
+{
+  unsigned t = env_count ("NEURONFUSE_THREADS");
+  if (!t)
+    t = env_count ("OMP_NUM_THREADS");
+  if (!t)
+    {
+      cpu_set_t set;
+      long n = -1;
+      if (sched_getaffinity (0, sizeof set, &set) == 0)
+	n = CPU_COUNT (&set);
+      if (n < 1)
+	n = sysconf (_SC_NPROCESSORS_ONLN);
+      t = n < 1 ? 1 : n > NF_POOL_MAX + 1 ? NF_POOL_MAX + 1 : (unsigned) n;
+    }
+  threads_env = t;
 }
 
 void
-nf_rmsnorm_rows_f64 (double *y, const double *x, const double *w, size_t rows,
-		     size_t n, double eps)
+nf_set_num_threads (int n)
 {
-  if (rows == 0 || n == 0)
-    return;
-  __typeof__ (NF_KERNEL (rmsnorm_f64)) k = NF_KERNEL (rmsnorm_f64);
-  int stream = rows * n * sizeof *y >= NF_ROWS_STREAM_MIN;
-#pragma omp parallel for schedule(static) if (rows * n >= NF_ROWS_OMP_MIN)
-  for (size_t r = 0; r < rows; r++)
-    k (y + r * n, x + r * n, w, n, eps, stream);
+  if (n < 0)
+    n = 0;
+  if (n > NF_POOL_MAX + 1)
+    n = NF_POOL_MAX + 1;
+  __atomic_store_n (&threads_set, n, __ATOMIC_RELAXED);
 }
 
+int
+nf_get_num_threads (void)
+{
+  int n = __atomic_load_n (&threads_set, __ATOMIC_RELAXED);
+  if (n)
+    return n;
+  pthread_once (&env_once, env_init);
+  return (int) threads_env;
+}
+
+/* Set *R0 and *R1 to the bounds of chunk C of CHUNKS over ROWS rows: the
+   first rows % chunks chunks have one row more.  */
+static void
+chunk_bounds (size_t rows, unsigned chunks, unsigned c, size_t *r0, size_t *r1)
+{
+  size_t q = rows / chunks, m = rows % chunks;
+  *r0 = q * c + (c < m ? c : m);
+  *r1 = *r0 + q + (c < m);
+}
+
+/* Worker ARG (its index): run chunk ARG + 1 of the job on each post of
+   its semaphore, then post done.  Never returns.  */
+static void *
+worker_main (void *arg)
+{
+  unsigned i = (unsigned) (uintptr_t) arg;
+  for (;;)
+    {
+      while (sem_wait (&pool.go[i]) != 0)
+	; /* EINTR */
+      struct nf_rows_job j = pool.job;
+      size_t r0, r1;
+      chunk_bounds (j.rows, j.chunks, i + 1, &r0, &r1);
+      j.run (j.ctx, r0, r1);
+      sem_post (&pool.done);
+    }
+  return NULL;
+}
+
+/* fork: the parent holds the owner mutex across the fork, so no call is
+   half done; the child has no workers.  */
+static void
+fork_prepare (void)
+{
+  pthread_mutex_lock (&pool.owner);
+}
+static void
+fork_parent (void)
+{
+  pthread_mutex_unlock (&pool.owner);
+}
+static void
+fork_child (void)
+{
+  pool.workers = 0;
+  pthread_mutex_unlock (&pool.owner);
+}
+static void
+fork_init (void)
+{
+  pthread_atfork (fork_prepare, fork_parent, fork_child);
+}
+
+/* Start worker number POOL.WORKERS, with every signal blocked (they are
+   the program's, for its own threads).  Return nonzero on success.
+   Called with the owner mutex held.  */
+static int
+start_worker (void)
+{
+  unsigned i = pool.workers;
+  pthread_attr_t attr;
+  sigset_t all, old;
+  pthread_t tid;
+  int ok = 0;
+
+  if (sem_init (&pool.go[i], 0, 0) != 0)
+    return 0;
+  if (pthread_attr_init (&attr) != 0)
+    return 0;
+  pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  ok = pthread_create (&tid, &attr, worker_main, (void *) (uintptr_t) i) == 0;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy (&attr);
+  if (ok)
+    pool.workers++;
+  return ok;
+}
+
+/* Normalize ROWS rows (ELEMS elements in all) with RUN and CTX: on this
+   thread alone if the batch is small, the pool is busy or one thread is
+   asked for, else in as many chunks as threads, this thread running the
+   first.  If workers cannot be started, runs with those it has.  */
+static void
+split (void (*run) (const void *, size_t, size_t), const void *ctx, size_t rows,
+       size_t elems)
+{
+  unsigned t = 1;
+  if (elems >= NF_ROWS_PAR_MIN)
+    t = (unsigned) nf_get_num_threads ();
+  if (t > rows)
+    t = (unsigned) rows;
+  if (t <= 1 || pthread_mutex_trylock (&pool.owner) != 0)
+    {
+      run (ctx, 0, rows);
+      return;
+    }
+  /* sem_wait is a cancellation point: a caller cancelled in it would
+     leave the pool locked and its workers writing into a dead frame.  */
+  int cancel;
+  pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel);
+  if (pool.workers == 0)
+    {
+      /* The first split, or the first in a forked child: (re)create the
+	 done semaphore, and register the atfork handlers once.  */
+      pthread_once (&fork_once, fork_init);
+      if (sem_init (&pool.done, 0, 0) != 0)
+	t = 1;
+    }
+  while (pool.workers < t - 1 && start_worker ())
+    ;
+  if (t > pool.workers + 1)
+    t = pool.workers + 1;
+
+  pool.job = (struct nf_rows_job){ run, ctx, rows, t };
+  for (unsigned i = 0; i + 1 < t; i++)
+    sem_post (&pool.go[i]);
+  size_t r0, r1;
+  chunk_bounds (rows, t, 0, &r0, &r1);
+  run (ctx, r0, r1);
+  for (unsigned i = 0; i + 1 < t; i++)
+    while (sem_wait (&pool.done) != 0)
+      ; /* EINTR */
+  pthread_mutex_unlock (&pool.owner);
+  pthread_setcancelstate (cancel, NULL);
+}
+
+/* The three public kernels: a context of the call's arguments and the
+   dispatched row kernel, a chunk function over it, and the call.  */
+#define NF_ROWS(sfx, T, E)                                                     \
+  struct rows_##sfx                                                            \
+  {                                                                            \
+    T *y;                                                                      \
+    const T *x, *w;                                                            \
+    size_t n;                                                                  \
+    E eps;                                                                     \
+    int stream;                                                                \
+    __typeof__ (NF_KERNEL (rmsnorm_##sfx)) k;                                  \
+  };                                                                           \
+  static void run_##sfx (const void *ctx, size_t r0, size_t r1)                \
+  {                                                                            \
+    const struct rows_##sfx *c = ctx;                                          \
+    for (size_t r = r0; r < r1; r++)                                           \
+      c->k (c->y + r * c->n, c->x + r * c->n, c->w, c->n, c->eps, c->stream);  \
+  }                                                                            \
+  void nf_rmsnorm_rows_##sfx (T *y, const T *x, const T *w, size_t rows,       \
+			      size_t n, E eps)                                 \
+  {                                                                            \
+    if (rows == 0 || n == 0)                                                   \
+      return;                                                                  \
+    struct rows_##sfx c = { y,                                                 \
+			    x,                                                 \
+			    w,                                                 \
+			    n,                                                 \
+			    eps,                                               \
+			    rows * n * sizeof *y >= NF_ROWS_STREAM_MIN,        \
+			    NF_KERNEL (rmsnorm_##sfx) };                       \
+    split (run_##sfx, &c, rows, rows *n);                                      \
+  }
+
+NF_ROWS (f32, float, float)
+NF_ROWS (f64, double, double)
 #ifdef __FLT16_MAX__
-void
-nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
-		     size_t rows, size_t n, float eps)
-{
-  if (rows == 0 || n == 0)
-    return;
-  __typeof__ (NF_KERNEL (rmsnorm_f16)) k = NF_KERNEL (rmsnorm_f16);
-  int stream = rows * n * sizeof *y >= NF_ROWS_STREAM_MIN;
-#pragma omp parallel for schedule(static) if (rows * n >= NF_ROWS_OMP_MIN)
-  for (size_t r = 0; r < rows; r++)
-    k (y + r * n, x + r * n, w, n, eps, stream);
-}
+NF_ROWS (f16, _Float16, float)
 #endif

@@ -8,7 +8,11 @@
    vector width, and a shared read-only weight), twice.  Afterwards the
    main thread computes the same calls alone: every thread's results
    must be the single-threaded ones bit for bit, and the library must run
-   the instruction set the test was built for.
+   the instruction set the test was built for.  Then the eight threads,
+   released together again, each normalize a batch of rows big enough to
+   be split over the library's thread pool (runtime/rows.c, three
+   threads asked for): one call at a time gets the pool, the others
+   run alone, and every result must be the one-thread result.
 
    The same file is the ThreadSanitizer test of runtime/Makefile.am
    (thread-test-tsan), where any race the bit comparison cannot see
@@ -30,6 +34,9 @@
 static const size_t lens[] = { 0, 1, 3, 7, 8, 15, 16, 17, 33, 64, 100, 4099 };
 #define NLENS (sizeof lens / sizeof lens[0])
 #define MAXN 4099
+/* The split batch: above rows.c's threshold of 2^18 elements.  */
+#define BIG_ROWS 65
+#define BIG_N MAXN
 
 /* What one thread computes for one length.  */
 struct out
@@ -61,6 +68,8 @@ static double w64[MAXN];
 static _Float16 w16[MAXN];
 #endif
 static pthread_barrier_t start;
+static float big_x[BIG_ROWS * BIG_N], big_want[BIG_ROWS * BIG_N];
+static float big_got[THREADS][BIG_ROWS * BIG_N];
 
 /* A random double in [-2, 2) from the xorshift state *S.  */
 static double
@@ -99,6 +108,9 @@ thread_main (void *arg)
   for (int r = 0; r < ROUNDS; r++)
     for (size_t k = 0; k < NLENS; k++)
       run_all (j, lens[k], &j->got[k]);
+  pthread_barrier_wait (&start);
+  for (int r = 0; r < ROUNDS; r++)
+    nf_rmsnorm_rows_f32 (big_got[j->id], big_x, w32, BIG_ROWS, BIG_N, 1e-5f);
   return NULL;
 }
 
@@ -133,9 +145,12 @@ main (void)
       for (size_t i = 0; i < ROWS * 64; i++)
 	j->rx32[i] = (float) rnd (&s);
     }
+  for (size_t i = 0; i < BIG_ROWS * BIG_N; i++)
+    big_x[i] = (float) rnd (&s);
 
   /* No kernel has been called yet: the threads' first calls fill the
-     table.  */
+     table.  (Setting the thread count calls none.)  */
+  nf_set_num_threads (3);
   CHECK (pthread_barrier_init (&start, NULL, THREADS) == 0);
   for (unsigned t = 0; t < THREADS; t++)
     CHECK (pthread_create (&tid[t], NULL, thread_main, &jobs[t]) == 0);
@@ -169,6 +184,17 @@ main (void)
 	/* (Only the value bytes of a long double: x87's has padding.)  */
 	CHECK (g->s64 == want.s64);
       }
+
+  /* The split batch: the pool's result, and every thread's, are the
+     one-thread one.  */
+  nf_rmsnorm_rows_f32 (big_want, big_x, w32, BIG_ROWS, BIG_N, 1e-5f);
+  for (unsigned t = 0; t < THREADS; t++)
+    CHECK (memcmp (big_got[t], big_want, sizeof big_want) == 0);
+  nf_set_num_threads (1);
+  memset (big_want, 0, sizeof big_want);
+  nf_rmsnorm_rows_f32 (big_want, big_x, w32, BIG_ROWS, BIG_N, 1e-5f);
+  for (unsigned t = 0; t < THREADS; t++)
+    CHECK (memcmp (big_got[t], big_want, sizeof big_want) == 0);
   nf_check_isa ();
   NF_DONE ();
 }
