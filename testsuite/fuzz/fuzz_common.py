@@ -63,11 +63,6 @@ KNOWN_LIMITATIONS = [
      "takes a float eps, which cannot hold 1e-5 (a bug the fuzzer found: "
      "both tools used to narrow it; neuronfuse.loop/miss-eps-double.c)"),
     ('clang', 'eps-double', lambda f: True, "as for the plugin"),
-    ('plugin', 'elementwise-loop', _errno,
-     "y[i] = exp (x[i]) - 1 / log (1 + x[i]) loops: without "
-     "-fno-signed-zeros only the scalar rewrite happens (a region of the "
-     "same kind, 'rewritten'), not the array kernel; the verdict compares "
-     "kinds, so this entry only documents it (no effect on the verdict)"),
     ('plugin', 'unsigned-offset', lambda f: True,
      "x[j + 2] with an unsigned j: j + 2 wraps modulo 2^32 when n is near "
      "UINT_MAX, so the access is not affine ('an array access is not "
@@ -112,8 +107,10 @@ KNOWN_LIMITATIONS = [
      "statements')"),
 ]
 
-# Limitations with no effect on the verdict (kind-only comparisons).
-NO_VERDICT_EFFECT = {'elementwise-loop'}
+# Limitations with no effect on the verdict (kind-only comparisons); the
+# elementwise loops' entry went when they became outlined at every flag
+# set (issue 16).
+NO_VERDICT_EFFECT = set()
 
 
 def limited(tool, tags, flags):

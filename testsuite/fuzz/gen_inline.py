@@ -33,14 +33,15 @@ compiled (-fcallgraph-info: the call sites left, the functions defined;
 -fopt-info-inline misses the -O1 inlining into all callers).  Per copy: one
 RMSNorm or MulRedSqrt region; for an expm1/log1p helper, the scalar
 rewrite (one region in the helper: nf-scalar-early runs before inlining)
-and, where signed zeros do not matter, one outlined loop per copy (the
-table's 'elementwise-loop' entry: elsewhere the loop keeps its expm1f).
+and one outlined loop per copy (the table's 'elementwise-loop' entry;
+where signed zeros matter into the _pz kernel, under -ffast-math the
+fast f32 one).
 neuronfuse-clang rewrites each helper once, in the source.
 
 Results: the fused program must give, bit for bit, the results of the
 model m<I>: the same source with each helper's body replaced by the call
 the tools make (nf_rmsnorm_f32 (o, x, w, n > 0 ? n : 0, eps),
-nf_nrm2_f32, nf_expm1_f32, or the loop with expm1f (x[i]) + 0.0f), in
+nf_nrm2_f32, nf_expm1_f32, nf_expm1_pz_f32 or nf_expm1_fast_f32), in
 a unit of its own (model.c) built plainly with the same flags, so that
 neither tool sees it; the model prints as the reference.  When
 the verdict is wrong (a copy missed), the results are not judged: the
@@ -53,7 +54,7 @@ import re
 from collections import Counter
 
 from fuzz_check import hex_fraction
-from fuzz_common import ProgBase, TYPES, no_signed_zeros
+from fuzz_common import ProgBase, TYPES, fast_math, no_signed_zeros
 
 NI = 33     # the longest row: buffers are sized for it
 
@@ -189,12 +190,15 @@ class InlineProg(ProgBase):
                     f'  return sqrt{M} (s);\n}}\n')
         head = f'{lk}void {name} ({T} *y, const {T} *x, int n)'
         fn = 'expm1' if h == 'act' else 'log1p'
-        if model and no_signed_zeros(self.flags):
-            return (f'{head}\n{{\n  nf_{fn}_{sfx} (y, x, '
-                    f'{cnt.format(n="n")});\n}}\n')
         if model:
-            e = f'{fn}{M} (x[i]) + 0.0{L}'
-        elif h == 'act':
+            # The tools' callee (plugin/loop.cc): the _pz kernel where the
+            # + 0.0 stays, the fast f32 one under -ffast-math.
+            v = ('_pz' if not no_signed_zeros(self.flags)
+                 else '_fast' if fast_math(self.flags) and sfx == 'f32'
+                 else '')
+            return (f'{head}\n{{\n  nf_{fn}{v}_{sfx} (y, x, '
+                    f'{cnt.format(n="n")});\n}}\n')
+        if h == 'act':
             e = self.act_form
         else:
             e = self.lg_form
@@ -339,7 +343,7 @@ class InlineProg(ProgBase):
         k = f'k{i}'
         exp = Counter()
         desc = []
-        loops = no_signed_zeros(self.flags)
+        loops = True    # elementwise loops are outlined at every flag set
         for h, calls in sorted(self.calls.items()):
             name, kind = f'{h}{i}', self.KIND[h]
             elementwise = h in ('act', 'lg')

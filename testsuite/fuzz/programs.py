@@ -117,6 +117,12 @@ void nf_expm1_f32 (float *y, const float *x, size_t n);
 void nf_expm1_f64 (double *y, const double *x, size_t n);
 void nf_log1p_f32 (float *y, const float *x, size_t n);
 void nf_log1p_f64 (double *y, const double *x, size_t n);
+void nf_expm1_pz_f32 (float *y, const float *x, size_t n);
+void nf_expm1_pz_f64 (double *y, const double *x, size_t n);
+void nf_log1p_pz_f32 (float *y, const float *x, size_t n);
+void nf_log1p_pz_f64 (double *y, const double *x, size_t n);
+void nf_expm1_fast_f32 (float *y, const float *x, size_t n);
+void nf_log1p_fast_f32 (float *y, const float *x, size_t n);
 void nf_rmsnorm_f32 (float *y, const float *x, const float *w, size_t n,
 		     float eps);
 void nf_rmsnorm_f64 (double *y, const double *x, const double *w, size_t n,
