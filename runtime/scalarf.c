@@ -19,7 +19,7 @@
       46) plus m << 46, one integer addition.
    2. 2^(t/64) - 1 = t G(t), G of degree 4 (expm1: relative error of
       t G below 2^-51.0) or 3 (exp: 2^-47.5 relative to 1 + t G).
-   3. expm1 (x) = S (t G) - (1 - S), exp (x) = S (1 + t G), each rounded
+   3. expm1 (x) = (S t) G - (1 - S), exp (x) = S (1 + t G), each rounded
       to float once.  For m = 0 (|x| < ln2/128), S = 1 and expm1 (x) =
       t G (1 - S = 0: no cancellation, and -0 gives -0 as t = -0, t G =
       -0 and -0 - 0 = -0); for m != 0, |expm1 (x)| >= 0.0054, and S - 1
@@ -267,32 +267,48 @@ exp_reduce (float x, double *s)
   return z - kd;
 }
 
+/* exp (X) for |x| < 88.8 (and the subnormal results down to -104).  */
 static inline __attribute__ ((always_inline)) float
-expf_body (float x, int fma)
+expf_core (float x, int fma)
 {
-  if (__builtin_expect (TOP12 (x) >= TOP12_88, 0))
-    {
-      if (asuint (x) == asuint (-INFINITY))
-	return 0.0f;
-      if (TOP12 (x) >= 0x7f8) /* NaN, +Inf.  */
-	return x + x;
-      if (x > NF_EXPM1F_MAX)
-	{
-	  errno = ERANGE;
-	  return INFINITY;
-	}
-      if (x < NF_EXPF_UFLOW_ERRNO)
-	{
-	  errno = ERANGE;
-	  if (x < NF_EXPF_UFLOW0)
-	    return 0.0f;
-	}
-    }
   double s, t = exp_reduce (x, &s);
   double t2 = t * t;
   double g = MADD (t2, MADD (EXPF_G3, t, EXPF_G2), MADD (EXPF_G1, t, EXPF_G0));
-  /* S (1 + t G) as S + (S t) G: S t is formed while G is.  */
-  return (float) MADD (s * t, g, s);
+  /* S (1 + t G), S last: its bits come from the integer unit, later
+  than t.  */
+  return (float) (s * MADD (t, g, 1.0));
+}
+
+/* expf of |x| >= 88, Inf and NaN, with glibc's errno: a function of its
+   own (each variant's, SPECIAL below), reached by a tail jump, so that
+   the common path needs no stack frame.  */
+static inline __attribute__ ((always_inline)) float
+expf_special (float x, int fma)
+{
+  if (asuint (x) == asuint (-INFINITY))
+    return 0.0f;
+  if (TOP12 (x) >= 0x7f8) /* NaN, +Inf.  */
+    return x + x;
+  if (x > NF_EXPM1F_MAX)
+    {
+      errno = ERANGE;
+      return INFINITY;
+    }
+  if (x < NF_EXPF_UFLOW_ERRNO)
+    {
+      errno = ERANGE;
+      if (x < NF_EXPF_UFLOW0)
+	return 0.0f;
+    }
+  return expf_core (x, fma);
+}
+
+static inline __attribute__ ((always_inline)) float
+expf_body (float x, int fma, float (*special) (float))
+{
+  if (__builtin_expect (TOP12 (x) >= TOP12_88, 0))
+    return special (x);
+  return expf_core (x, fma);
 }
 
 static inline __attribute__ ((always_inline)) float
@@ -364,7 +380,7 @@ log1pf_body (float x, int fma)
 /* The variants: nf_F_sse2 (any x86-64 and any other target) and, on
    x86-64, nf_F_fma.  */
 #if defined __x86_64__
-#define NF_FMA_TARGET __attribute__ ((target ("fma")))
+#define NF_FMA_TARGET __attribute__ ((target ("fma"), aligned (64)))
 #else
 #define NF_FMA_TARGET
 #endif
@@ -377,10 +393,29 @@ log1pf_body (float x, int fma)
   {                                                                            \
     return f##_body (x, 1);                                                    \
   }
+static __attribute__ ((noinline, cold)) float
+expf_special_sse2 (float x)
+{
+  return expf_special (x, 0);
+}
+static __attribute__ ((noinline, cold)) NF_FMA_TARGET float
+expf_special_fma (float x)
+{
+  return expf_special (x, 1);
+}
 #ifndef NF_SCALARF_STATIC
 #define NF_SCALARF_STATIC static
 #endif
-NF_SCALARF_VARIANTS (expf)
+NF_SCALARF_STATIC float
+nf_expf_sse2 (float x)
+{
+  return expf_body (x, 0, expf_special_sse2);
+}
+NF_SCALARF_STATIC NF_FMA_TARGET float
+nf_expf_fma (float x)
+{
+  return expf_body (x, 1, expf_special_fma);
+}
 NF_SCALARF_VARIANTS (expm1f)
 NF_SCALARF_VARIANTS (log1pf)
 #undef NF_SCALARF_VARIANTS

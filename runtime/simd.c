@@ -20,8 +20,9 @@
    and may differ from them in the last bit where a result is not
    correctly rounded.  A variant that leaves AVX state dirty runs
    vzeroupper before returning to an SSE caller (GCC inserts it for a
-   function returning __m128).  Here: the generic variants (the scalar
-   function on each lane: correct on any x86-64, FMA or not), the
+   function returning __m128).  Here: the generic variants (the generic
+   array kernel's expression on each lane, nf_expf for expf: correct on
+   any x86-64, FMA or not), the
    composition of the x16 form from two AVX2 halves (an AVX-512F CPU
    without DQ/BW/VL, whose ISA is avx2), and the clones, each built for
    its ABI level with a target attribute (this file is built without -m
@@ -78,14 +79,37 @@ __m512 _ZGVeN16v_nf_log1pf (__m512 x);
 #define NF_AVX __attribute__ ((target ("avx")))
 #define NF_AVX512 __attribute__ ((target ("avx512f")))
 
-/* The generic forms: the scalar variant on each lane.  */
+/* The generic forms: on each lane, the generic array kernels'
+   expression for expm1f and log1pf (libm's double function rounded
+   once: the kernel's bits, which the clones promise), nf_expf for expf
+   (which has no array kernel).  libm sets errno only where the clones
+   set the same one.  */
+static float
+expf_lane (float x)
+{
+  return nf_expf (x);
+}
+
+static float
+expm1f_lane (float x)
+{
+  return (float) expm1 ((double) x);
+}
+
+static float
+log1pf_lane (float x)
+{
+  return (float) log1p ((double) x);
+}
+
+
 #define NF_GENERIC_FORMS(f)                                                    \
   static __m128 f##_x4_generic (__m128 x)                                      \
   {                                                                            \
     float a[4];                                                                \
     _mm_storeu_ps (a, x);                                                      \
     for (int i = 0; i < 4; i++)                                                \
-      a[i] = nf_##f (a[i]);                                          \
+      a[i] = f##_lane (a[i]);                                          \
     return _mm_loadu_ps (a);                                                   \
   }                                                                            \
   static NF_AVX __m256 f##_x8_generic (__m256 x)                               \
@@ -93,7 +117,7 @@ __m512 _ZGVeN16v_nf_log1pf (__m512 x);
     float a[8];                                                                \
     _mm256_storeu_ps (a, x);                                                   \
     for (int i = 0; i < 8; i++)                                                \
-      a[i] = nf_##f (a[i]);                                          \
+      a[i] = f##_lane (a[i]);                                          \
     return _mm256_loadu_ps (a);                                                \
   }                                                                            \
   static NF_AVX512 __m512 f##_x16_generic (__m512 x)                           \
@@ -101,7 +125,7 @@ __m512 _ZGVeN16v_nf_log1pf (__m512 x);
     float a[16];                                                               \
     _mm512_storeu_ps (a, x);                                                   \
     for (int i = 0; i < 16; i++)                                               \
-      a[i] = nf_##f (a[i]);                                          \
+      a[i] = f##_lane (a[i]);                                          \
     return _mm512_loadu_ps (a);                                                \
   }                                                                            \
   /* An AVX-512F CPU of ISA avx2: two AVX2 halves.  */                         \
