@@ -430,7 +430,8 @@ NF_SCALARF_VARIANTS (log1pf)
 #ifndef NF_SCALARF_NO_PUBLIC
 #if defined __x86_64__ && defined __gnu_linux__
 #define NF_RESOLVER(f)                                                         \
-  static __attribute__ ((no_sanitize_thread, used)) float (                    \
+  static __attribute__ ((no_sanitize ("address", "thread", "undefined"),      \
+			  used)) float (                                       \
     *resolve_##f (void)) (float)                                               \
   {                                                                            \
     __builtin_cpu_init ();                                                     \
