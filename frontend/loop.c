@@ -1569,16 +1569,8 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
   enum nf_elem elem = nf_value_type (r, m->input).elem;
   if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
     return "no array kernel for this element type";
-  /* As the plugin's loop pass: the _pz kernels give the loop's +0 for
-     x = -0 (its expm1 (x) + 0.0); under -ffast-math the fast f32 ones.  */
-  static const char *const callees[2][2][3]
-    = { { { "nf_log1p_f64", "nf_log1p_pz_f64", "nf_log1p_f64" },
-	  { "nf_log1p_f32", "nf_log1p_pz_f32", "nf_log1p_fast_f32" } },
-	{ { "nf_expm1_f64", "nf_expm1_pz_f64", "nf_expm1_f64" },
-	  { "nf_expm1_f32", "nf_expm1_pz_f32", "nf_expm1_fast_f32" } } };
-  int variant = m->plus_zero ? 1 : t->fast_math ? 2 : 0;
-  const char *callee
-    = callees[m->kind == NF_KIND_EXPM1][elem == NF_ELEM_F32][variant];
+  /* As the plugin's loop pass (lower/'s choice).  */
+  const char *callee = nf_map_callee (m, elem, t->fast_math);
   for (nf_value v = 0; v < nf_region_n_values (r); v++)
     if (nf_value_escapes (r, v))
       return "a value computed in the loop is used after it";

@@ -73,6 +73,12 @@ bool nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m);
    STORE; M->kind says which.  */
 bool nf_match_map (const nf_region *r, nf_value store, nf_match *m);
 
+/* The array kernel a map M of element type ELEM (f32 or f64) calls: the
+   _pz one where the loop keeps + 0.0 (M->plus_zero), the fast f32 one
+   when FAST (-ffast-math), else the plain one.  Both front ends call
+   this: the choice exists once.  */
+const char *nf_map_callee (const nf_match *m, enum nf_elem elem, bool fast);
+
 /* Free M's cluster (M itself is the caller's).  */
 void nf_match_release (nf_match *m);
 

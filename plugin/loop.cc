@@ -300,14 +300,7 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
 	return "no array kernel for this element type";
       /* The _pz kernels return the loop's +0 for x = -0 (its expm1 (x)
 	 + 0.0); under -ffast-math the fast f32 ones, within 1 ulp.  */
-      static const char *const callees[2][2][3]
-	= { { { "nf_log1p_f64", "nf_log1p_pz_f64", "nf_log1p_f64" },
-	      { "nf_log1p_f32", "nf_log1p_pz_f32", "nf_log1p_fast_f32" } },
-	    { { "nf_expm1_f64", "nf_expm1_pz_f64", "nf_expm1_f64" },
-	      { "nf_expm1_f32", "nf_expm1_pz_f32", "nf_expm1_fast_f32" } } };
-      int variant = m->plus_zero ? 1 : nf_fast_math_p () ? 2 : 0;
-      c->callee = callees[m->kind == NF_KIND_EXPM1][elem == NF_ELEM_F32]
-			 [variant];
+      c->callee = nf_map_callee (m, elem, nf_fast_math_p ());
       c->ret = void_type_node;
       tree yp = nf_loop_address (g, store);
       if (!yp)

@@ -105,7 +105,7 @@ nf_mathfn_decl (const struct nf_mathfn *fn)
 
 /* libneuronfuse's scalar functions the rewrites call, as the region IR
    models them.  */
-static const struct
+static const struct nf_runtime_fn_entry
 {
   const char *name;
   enum nf_opcode op;
@@ -115,29 +115,33 @@ static const struct
   { "nf_expf", NF_OP_EXP },
 };
 
+/* The entry of nf_runtime_fns that FNDECL is, or NULL.  */
+static const struct nf_runtime_fn_entry *
+nf_runtime_fn_lookup (const_tree fndecl)
+{
+  if (!fndecl || TREE_CODE (fndecl) != FUNCTION_DECL || !DECL_NAME (fndecl)
+      || !DECL_EXTERNAL (fndecl))
+    return NULL;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  for (const auto &f : nf_runtime_fns)
+    if (!strcmp (name, f.name))
+      return &f;
+  return NULL;
+}
+
 enum nf_opcode
 nf_runtime_call_op (const gimple *stmt)
 {
   const gcall *call = dyn_cast<const gcall *> (stmt);
-  tree decl = call ? gimple_call_fndecl (call) : NULL_TREE;
-  if (!decl || !nf_runtime_fn_p (decl) || gimple_call_num_args (call) != 1)
+  if (!call || gimple_call_num_args (call) != 1)
     return NF_OP_COUNT_;
-  const char *name = IDENTIFIER_POINTER (DECL_NAME (decl));
-  for (const auto &f : nf_runtime_fns)
-    if (!strcmp (name, f.name))
-      return f.op;
-  return NF_OP_COUNT_;
+  const struct nf_runtime_fn_entry *f
+    = nf_runtime_fn_lookup (gimple_call_fndecl (call));
+  return f ? f->op : NF_OP_COUNT_;
 }
 
 bool
 nf_runtime_fn_p (const_tree fndecl)
 {
-  if (!fndecl || TREE_CODE (fndecl) != FUNCTION_DECL || !DECL_NAME (fndecl)
-      || !DECL_EXTERNAL (fndecl))
-    return false;
-  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
-  for (const auto &f : nf_runtime_fns)
-    if (!strcmp (name, f.name))
-      return true;
-  return false;
+  return nf_runtime_fn_lookup (fndecl) != NULL;
 }
