@@ -47,13 +47,15 @@
    threads, not OpenMP); the pool's worker is started during the
    correctness check, before any timing.
 
-   Usage: bench/kernels [CACHE_REPS [MEMORY_REPS]]
+   Usage: bench/kernels [CACHE_REPS [MEMORY_REPS [calls]]]   (calls: only
+   the rows of the scalar functions and the clones)
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include "neuronfuse.h"
 #include "naive.h"
 #include "calls.h"
+#include "clones.h"
 
 #include <gnu/libc-version.h>
 #include <math.h>
@@ -85,7 +87,7 @@ enum
   N = 4096,	   /* Elements of the in-cache arrays and of a row.  */
   ROWS = 8192,	   /* Rows of the memory workloads: 128 MiB of floats.  */
   MAX_REPS = 1001, /* Bound of the repetition arguments.  */
-  MAX_ROWS = 48	   /* Rows of the printed table.  */
+  MAX_ROWS = 96	   /* Rows of the printed table.  */
 };
 
 #define BIG_ELEMS ((size_t) ROWS * N)
@@ -105,6 +107,9 @@ enum
    can be compared with the naive -O2 loop's.  */
 static _Alignas(64) float xf[N], wf[N], yf[N], reff[N], altf[N];
 static _Alignas(64) float xf_exp[N], xf_log[N];
+/* The clone rows' logarithm inputs: u = exp (x) for logf, u - 1 for
+   log1pf (the same work), x from xf_exp.  */
+static _Alignas(64) float xf_lgu[N], xf_lgv[N];
 static _Alignas(64) double xd[N], yd[N], refd[N];
 static _Alignas(64) double xd_exp[N], xd_log[N];
 static float rowf[N]; /* One row of the naive result, for the checks.  */
@@ -573,6 +578,8 @@ fill_inputs (void)
       xd_log[i] = uniform (-0.9, 9.1);
       xf_exp[i] = (float) xd_exp[i];
       xf_log[i] = (float) xd_log[i];
+      xf_lgu[i] = (float) exp (xd_exp[i]);
+      xf_lgv[i] = xf_lgu[i] - 1.0f;
     }
 }
 
@@ -758,6 +765,150 @@ bench_nrm2 (int reps)
 	   ok && fast_ok);
 }
 
+#if defined __x86_64__
+/* The vector-ABI clones, one width ISA (b, c, d, e) at a time: each
+   library clone against libmvec's clone of expf or logf of the same
+   width (what GCC calls for a loop of expf or logf under -ffast-math,
+   bench/clones.c), and the call of an empty clone (the floor of the
+   width: its ratio says what share of libmvec's time the call itself
+   is).  All eight interleaved.  Every clone's results within 6 float
+   ulps of glibc's scalar function (loose: libmvec's are 4 ulp).  */
+#define CLONE_VARIANTS(isa)                                                    \
+  static void cl_##isa##_ident (void)                                          \
+  {                                                                            \
+    clones_##isa##_bench_ident (yf, xf_exp, N);                                \
+  }                                                                            \
+  static void cl_##isa##_expf (void) { clones_##isa##_expf (yf, xf_exp, N); }  \
+  static void cl_##isa##_nf_expf (void)                                        \
+  {                                                                            \
+    clones_##isa##_nf_expf (yf, xf_exp, N);                                    \
+  }                                                                            \
+  static void cl_##isa##_nf_expm1f (void)                                      \
+  {                                                                            \
+    clones_##isa##_nf_expm1f (yf, xf_exp, N);                                  \
+  }                                                                            \
+  static void cl_##isa##_nf_expm1f_fast (void)                                 \
+  {                                                                            \
+    clones_##isa##_nf_expm1f_fast (yf, xf_exp, N);                             \
+  }                                                                            \
+  static void cl_##isa##_logf (void) { clones_##isa##_logf (yf, xf_lgu, N); }  \
+  static void cl_##isa##_nf_log1pf (void)                                      \
+  {                                                                            \
+    clones_##isa##_nf_log1pf (yf, xf_lgv, N);                                  \
+  }                                                                            \
+  static void cl_##isa##_nf_log1pf_fast (void)                                 \
+  {                                                                            \
+    clones_##isa##_nf_log1pf_fast (yf, xf_lgv, N);                             \
+  }                                                                            \
+  static const struct clone_set cl_##isa                                       \
+    = { #isa,                  cl_##isa##_ident,    cl_##isa##_expf,           \
+	cl_##isa##_nf_expf,    cl_##isa##_nf_expm1f, cl_##isa##_nf_expm1f_fast, \
+	cl_##isa##_logf,       cl_##isa##_nf_log1pf, cl_##isa##_nf_log1pf_fast };
+
+/* One width's loops, in the order of the variants below.  */
+struct clone_set
+{
+  const char *isa;
+  void (*ident) (void), (*expf) (void), (*nf_expf) (void),
+    (*nf_expm1f) (void), (*nf_expm1f_fast) (void), (*logf) (void),
+    (*nf_log1pf) (void), (*nf_log1pf_fast) (void);
+};
+CLONE_VARIANTS (b)
+CLONE_VARIANTS (c)
+CLONE_VARIANTS (d)
+CLONE_VARIANTS (e)
+#undef CLONE_VARIANTS
+
+/* Return whether the clone loop RUN gives F of its inputs X within 6
+   float ulps; NAME for the message.  */
+static int
+clone_ok (const char *name, void (*run) (void), const float *x,
+	  double (*f) (double))
+{
+  for (int i = 0; i < N; i++)
+    altf[i] = (float) f (x[i]);
+  poison (yf, sizeof yf);
+  run ();
+  return close_f32 (name, yf, altf, N, 7.2e-7, 1e-37);
+}
+
+static double
+expm1_of (double x)
+{
+  return expm1 (x);
+}
+static double
+log1p_of (double x)
+{
+  return log1p (x);
+}
+static double
+exp_of (double x)
+{
+  return exp (x);
+}
+static double
+log_of (double x)
+{
+  return log (x);
+}
+
+static void
+bench_clones (const struct clone_set *c, int reps)
+{
+  char w[64];
+  int ok[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+  ok[1] = clone_ok ("libmvec expf", c->expf, xf_exp, exp_of);
+  ok[2] = clone_ok ("nf_expf clone", c->nf_expf, xf_exp, exp_of);
+  ok[3] = clone_ok ("nf_expm1f clone", c->nf_expm1f, xf_exp, expm1_of);
+  ok[4] = clone_ok ("nf_expm1f_fast clone", c->nf_expm1f_fast, xf_exp,
+		    expm1_of);
+  ok[5] = clone_ok ("libmvec logf", c->logf, xf_lgu, log_of);
+  ok[6] = clone_ok ("nf_log1pf clone", c->nf_log1pf, xf_lgv, log1p_of);
+  ok[7] = clone_ok ("nf_log1pf_fast clone", c->nf_log1pf_fast, xf_lgv,
+		    log1p_of);
+  struct variant v[] = { { "ident", c->ident, 0, { 0 }, 0 },
+			 { "expf", c->expf, 0, { 0 }, 0 },
+			 { "nf_expf", c->nf_expf, 0, { 0 }, 0 },
+			 { "nf_expm1f", c->nf_expm1f, 0, { 0 }, 0 },
+			 { "nf_expm1f_fast", c->nf_expm1f_fast, 0, { 0 }, 0 },
+			 { "logf", c->logf, 0, { 0 }, 0 },
+			 { "nf_log1pf", c->nf_log1pf, 0, { 0 }, 0 },
+			 { "nf_log1pf_fast", c->nf_log1pf_fast, 0, { 0 }, 0 } };
+  time_group (v, 8, reps, SAMPLE_NS);
+  for (int i = 2; i < 8; i++)
+    {
+      int base = i < 5 ? 1 : 5;
+      if (i == 5)
+	continue;
+      snprintf (w, sizeof w, "clone %s: %s, 4096 (cache)", c->isa, v[i].name);
+      add_row (w, v[i].med, base == 1 ? "libmvec expf" : "libmvec logf",
+	       v[base].med, N, 1, ok[i] && ok[base]);
+    }
+  snprintf (w, sizeof w, "clone %s: empty clone (the call alone)", c->isa);
+  add_row (w, v[0].med, "libmvec expf", v[1].med, N, 0, 1);
+}
+
+/* The widths this CPU runs.  */
+static void
+bench_all_clones (int reps)
+{
+  bench_clones (&cl_b, reps);
+  if (__builtin_cpu_supports ("avx"))
+    bench_clones (&cl_c, reps);
+  if (__builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma"))
+    bench_clones (&cl_d, reps);
+  if (__builtin_cpu_supports ("avx512f"))
+    bench_clones (&cl_e, reps);
+}
+#else
+static void
+bench_all_clones (int reps)
+{
+  (void) reps;
+}
+#endif
+
 /* Print the machine: CPU model from /proc/cpuinfo, cores, compiler, C
    library, the library's ISA, the rows kernels' threads, the date.  */
 static void
@@ -844,7 +995,7 @@ reps_arg (const char *arg, int dflt)
   if (*end || r < 1 || r > MAX_REPS)
     {
       fprintf (stderr,
-	       "usage: kernels [CACHE_REPS [MEMORY_REPS]] "
+	       "usage: kernels [CACHE_REPS [MEMORY_REPS [calls]]] "
 	       "(each 1 to %d)\n",
 	       MAX_REPS);
       exit (2);
@@ -859,8 +1010,14 @@ main (int argc, char **argv)
   int memory_reps = reps_arg (argc > 2 ? argv[2] : NULL, MEMORY_REPS);
   double t0 = now_ns ();
 
+  /* A third argument "calls": only the rows of the scalar functions and
+     the clones.  */
+  int only_calls = argc > 3 && !strcmp (argv[3], "calls");
+
   print_machine (cache_reps, memory_reps);
   fill_inputs ();
+  if (only_calls)
+    goto calls;
   bench_rmsnorm_row (cache_reps);
   if (!alloc_big ())
     {
@@ -890,6 +1047,7 @@ main (int argc, char **argv)
 		     "nf_log1p_f64", k_log1p_f64, o2_log1p_f64, fast_log1p_f64,
 		     3, cache_reps);
   bench_nrm2 (cache_reps);
+calls:
   bench_calls_exp (cache_reps);
   bench_calls ("nf_expm1f", k_expm1_f32_to_yf, c_sc_nf_expm1f,
 	       c_sc_expf_m1, "expf(x)-1", c_sc_expm1f, "expm1f", c_o3_nf_expm1f,
@@ -897,6 +1055,7 @@ main (int argc, char **argv)
   bench_calls ("nf_log1pf", k_log1p_f32_to_yf, c_sc_nf_log1pf,
 	       c_sc_logf_1p, "logf(1+x)", c_sc_log1pf, "log1pf",
 	       c_o3_nf_log1pf, c_nat_nf_log1pf, cache_reps);
+  bench_all_clones (cache_reps);
 
   print_table ();
   printf ("\nratio: baseline time / kernel time (speed-up; for GB/s rows the "
