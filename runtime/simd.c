@@ -144,23 +144,8 @@ NF_GENERIC_FORMS (expf)
 NF_GENERIC_FORMS (expm1f)
 NF_GENERIC_FORMS (log1pf)
 
-/* The table, and its stubs: fill dispatch.c's table (which fills this
-   one), then call through.  */
-struct simdtable
-{
-#define NF_SIMD_FIELDS(f)                                                      \
-  __m128 (*f##_x4) (__m128);                                                   \
-  __m256 (*f##_x8) (__m256);                                                   \
-  __m512 (*f##_x16) (__m512);
-  NF_SIMD_FIELDS (expf)
-  NF_SIMD_FIELDS (expm1f)
-  NF_SIMD_FIELDS (log1pf)
-#undef NF_SIMD_FIELDS
-};
-static struct simdtable simd;
-
-#define NF_SIMD(name) __atomic_load_n (&simd.name, __ATOMIC_RELAXED)
-
+/* The table's stubs: fill dispatch.c's table (which fills this one),
+   then call through.  */
 #define NF_STUBS(f)                                                            \
   static __m128 f##_x4_stub (__m128 x)                                         \
   {                                                                            \
@@ -182,16 +167,18 @@ NF_STUBS (expm1f)
 NF_STUBS (log1pf)
 #undef NF_STUBS
 
-static struct simdtable simd = {
-  expf_x4_stub, expf_x8_stub, expf_x16_stub,
-  expm1f_x4_stub, expm1f_x8_stub, expm1f_x16_stub,
-  log1pf_x4_stub, log1pf_x8_stub, log1pf_x16_stub,
+struct nf_simdtable nf_simd = {
+  expf_x4_stub,		  expf_x8_stub,		  expf_x16_stub,
+  expm1f_x4_stub,	  expm1f_x8_stub,	  expm1f_x16_stub,
+  log1pf_x4_stub,	  log1pf_x8_stub,	  log1pf_x16_stub,
+  nf_expm1f_fast_x4_stub, nf_expm1f_fast_x8_stub, nf_expm1f_fast_x16_stub,
+  nf_log1pf_fast_x4_stub, nf_log1pf_fast_x8_stub, nf_log1pf_fast_x16_stub,
 };
 
 void
 nf_simd_fill (enum nf_isa isa)
 {
-#define NF_SIMD_SET(name, v) __atomic_store_n (&simd.name, v, __ATOMIC_RELEASE)
+  nf_simd_fast_fill (isa);
 #define NF_SIMD_SET_ALL(f, v4, v8, v16)                                     \
   NF_SIMD_SET (f##_x4, v4);                                                    \
   NF_SIMD_SET (f##_x8, v8);                                                    \
@@ -227,7 +214,6 @@ nf_simd_fill (enum nf_isa isa)
   NF_SIMD_SET_ALL (log1pf, log1pf_x4_generic,
 		   log1pf_x8_generic, log1pf_x16_generic);
 #undef NF_SIMD_SET_ALL
-#undef NF_SIMD_SET
 }
 
 /* Errno of a vector of N lanes at X whose compare found a lane out of

@@ -52,6 +52,43 @@ __m512 nf_expm1f_x16_avx512 (__m512 x);
 __m512 nf_log1pf_x16_avx512 (__m512 x);
 #endif
 
+/* The table every clone calls through, one entry per (function,
+   width), filled with dispatch.c's table (same ISA, same NEURONFUSE_ISA
+   cap) and until then pointing at stubs that fill it (simd.c).  The
+   clones of the fast-math functions (simd-fast.c) have their entries
+   here too: one table, one fill, and each clone one tail jump.  */
+#if defined __x86_64__
+struct nf_simdtable
+{
+#define NF_SIMD_FIELDS(f)                                                      \
+  __m128 (*f##_x4) (__m128);                                                   \
+  __m256 (*f##_x8) (__m256);                                                   \
+  __m512 (*f##_x16) (__m512);
+  NF_SIMD_FIELDS (expf)
+  NF_SIMD_FIELDS (expm1f)
+  NF_SIMD_FIELDS (log1pf)
+  NF_SIMD_FIELDS (expm1f_fast)
+  NF_SIMD_FIELDS (log1pf_fast)
+#undef NF_SIMD_FIELDS
+};
+extern struct nf_simdtable nf_simd;
+
+/* The entry NAME, loaded atomically (a first call may race the fill,
+   which stores the same pointers).  */
+#define NF_SIMD(name) __atomic_load_n (&nf_simd.name, __ATOMIC_RELAXED)
+#define NF_SIMD_SET(name, v)                                                   \
+  __atomic_store_n (&nf_simd.name, v, __ATOMIC_RELEASE)
+
+/* The fast-math entries' stubs and their fill (simd-fast.c).  */
+__m128 nf_expm1f_fast_x4_stub (__m128 x);
+__m256 nf_expm1f_fast_x8_stub (__m256 x);
+__m512 nf_expm1f_fast_x16_stub (__m512 x);
+__m128 nf_log1pf_fast_x4_stub (__m128 x);
+__m256 nf_log1pf_fast_x8_stub (__m256 x);
+__m512 nf_log1pf_fast_x16_stub (__m512 x);
+void nf_simd_fast_fill (enum nf_isa isa);
+#endif
+
 /* Point the scalar and clone table at the variants of ISA (simd.c;
    dispatch.c calls it when it fills its own table).  */
 void nf_simd_fill (enum nf_isa isa);

@@ -208,6 +208,34 @@ expm1_f32core (__m512d x, int expo)
   return _mm512_fmadd_pd (s2, p, expo ? s2 : _mm512_sub_pd (s2, C (1.0)));
 }
 
+/* expm1_f32core on the 4 doubles of a ymm (AVX-512VL), for the b clones:
+   the same operations lane for lane, so the same bits, in half the
+   work of a zmm whose upper half is unused (Zen 4 runs a 512-bit
+   operation as two 256-bit ones).  T_j is looked up by one vpermt2pd
+   of the zmm table pair, the index in the low half of the zmm index.  */
+static inline __attribute__ ((always_inline)) __m256d
+expm1_f32core4 (__m256d x, int expo)
+{
+#define C4(v) _mm256_set1_pd (v)
+  __m256d z = _mm256_fmadd_pd (x, C4 (INV_LN2_16), C4 (SHIFT));
+  __m256d md = _mm256_sub_pd (z, C4 (SHIFT));
+  __m256d r = _mm256_fnmadd_pd (md, C4 (LN2_16), x);
+  __m256i zi = _mm256_castpd_si256 (z);
+  __m256d tj = _mm512_castpd512_pd256 (_mm512_permutex2var_pd (
+    _mm512_load_pd ((const double *) tab16), _mm512_castsi256_si512 (zi),
+    _mm512_load_pd ((const double *) tab16 + 8)));
+  __m256d s2 = _mm256_castsi256_pd (
+    _mm256_add_epi64 (_mm256_slli_epi64 (zi, 48), _mm256_castpd_si256 (tj)));
+  __m256d r2 = _mm256_mul_pd (r, r);
+  __m256d q01 = _mm256_fmadd_pd (C4 (Q16_C1), r, C4 (Q16_C0));
+  __m256d q23 = _mm256_fmadd_pd (C4 (Q16_C3), r, C4 (Q16_C2));
+  __m256d q24 = _mm256_fmadd_pd (C4 (Q16_C4), r2, q23);
+  __m256d q = _mm256_fmadd_pd (q24, r2, q01);
+  __m256d p = _mm256_fmadd_pd (r2, q, r);
+  return _mm256_fmadd_pd (s2, p, expo ? s2 : _mm256_sub_pd (s2, C4 (1.0)));
+#undef C4
+}
+
 /* Returns expm1 of each lane of X within 0.5 ulp + 2^-23 ulp; NaN and
    +-0 as given.  */
 static inline __m512
@@ -287,7 +315,8 @@ nf_expm1_pz_f64_avx512 (double *y, const double *x, size_t n)
   expm1_f64_loop (y, x, n, 1);
 }
 
-/* The clones' registers (simd.h): expm1_f32x16 on 16, 8 or 4 lanes.  */
+/* The clones' registers (simd.h): expm1_f32x16 on 16 or 8 lanes, and
+   on 4 its ymm core.  */
 __m512
 nf_expm1f_x16_avx512 (__m512 x)
 {
@@ -303,11 +332,14 @@ nf_expm1f_x8_avx512 (__m256 x)
   return _mm256_mask_add_ps (y, m, x, x);
 }
 
+/* 4 lanes: the ymm core, the steps of nf_expm1f_x8_avx512 on xmm.  */
 __m128
 nf_expm1f_x4_avx512 (__m128 x)
 {
-  return _mm256_castps256_ps128 (
-    nf_expm1f_x8_avx512 (_mm256_zextps128_ps256 (x)));
+  __m128 xc = _mm_range_ps (x, _mm_set1_ps (100.0f), 0x02);
+  __m128 y = _mm256_cvtpd_ps (expm1_f32core4 (_mm256_cvtps_pd (xc), 0));
+  __mmask8 m = _mm_cmp_ps_mask (x, _mm_setzero_ps (), _CMP_EQ_UQ);
+  return _mm_mask_add_ps (y, m, x, x);
 }
 
 /* nf_expf's clones: exp (x) = S p + S from the same core, rounded once
@@ -345,5 +377,7 @@ nf_expf_x8_avx512 (__m256 x)
 __m128
 nf_expf_x4_avx512 (__m128 x)
 {
-  return _mm256_castps256_ps128 (nf_expf_x8_avx512 (_mm256_zextps128_ps256 (x)));
+  __m128 xc = _mm_min_ps (_mm_set1_ps (100.0f),
+			  _mm_max_ps (_mm_set1_ps (-110.0f), x));
+  return _mm256_cvtpd_ps (expm1_f32core4 (_mm256_cvtps_pd (xc), 1));
 }

@@ -112,4 +112,50 @@ nf_vexpm1f_fast_avx512 (__m512 x)
   return y;
 }
 
+/* The 32-entry lookups of 8 lanes for the ymm form below: one
+   vpermt2ps of the zmm table pair, with the ymm index in the low half of
+   the zmm index (the upper lanes of the result unused).  */
+static inline __attribute__ ((always_inline)) __m256
+nf_lut32x8_avx512 (const void *tab, __m256i idx)
+{
+  const float *t = (const float *) tab;
+  return _mm512_castps512_ps256 (_mm512_permutex2var_ps (
+    _mm512_load_ps (t), _mm512_castsi256_si512 (idx), _mm512_load_ps (t + 16)));
+}
+
+/* nf_vexpm1f_fast_avx512 on the 8 lanes of a ymm (AVX-512VL): the same
+   operations lane for lane, so the same bits; for the b, c and d clones
+   (fast-forms-avx512.c), where a zmm would compute twice as many lanes
+   as are used (Zen 4 runs a 512-bit operation as two 256-bit ones).
+   The rare vector with a lane out of range goes to the zmm slow path,
+   upper half zero.  */
+static inline __m256
+nf_vexpm1f_fast_x8_avx512 (__m256 x)
+{
+  const __m256 shift = _mm256_set1_ps (NF_E1F_SHIFT);
+  __m256 z = _mm256_fmadd_ps (x, _mm256_set1_ps (NF_E1F_INV), shift);
+  __m256 md = _mm256_sub_ps (z, shift);
+  __m256 t = _mm256_fnmadd_ps (md, _mm256_set1_ps (NF_E1F_L1), x);
+  __m256i zi = _mm256_castps_si256 (z);
+  __m256 d = nf_lut32x8_avx512 (nf_e1f_d, zi);
+  __m256 r
+    = _mm256_sub_ps (t, _mm256_fmadd_ps (md, _mm256_set1_ps (NF_E1F_L2), d));
+  __m256i tb = _mm256_castps_si256 (nf_lut32x8_avx512 (nf_e1f_tb, zi));
+  __m256 q = _mm256_fmadd_ps (_mm256_set1_ps (NF_E1F_Q2), r,
+			      _mm256_set1_ps (NF_E1F_Q1));
+  q = _mm256_fmadd_ps (q, r, _mm256_set1_ps (NF_E1F_Q0));
+  __m256 v = _mm256_fmadd_ps (r, q, _mm256_setzero_ps ());
+  __m256 p = _mm256_fmadd_ps (r, v, r);
+  __m256 s
+    = _mm256_castsi256_ps (_mm256_add_epi32 (_mm256_slli_epi32 (zi, 18), tb));
+  __m256 y = _mm256_fmsub_ps (s, p, _mm256_sub_ps (_mm256_set1_ps (1.0f), s));
+  __mmask8 in = _mm256_mask_cmp_ps_mask (
+    _mm256_cmp_ps_mask (x, _mm256_set1_ps (NF_E1F_HI), _CMP_LE_OQ), x,
+    _mm256_set1_ps (NF_E1F_LO), _CMP_GE_OQ);
+  if (__builtin_expect (in != 0xff, 0))
+    y = _mm512_castps512_ps256 (
+      nf_vexpm1f_fast_slow_avx512 (_mm512_zextps256_ps512 (x)));
+  return y;
+}
+
 #endif /* NF_EXPM1_FAST_AVX512_H */

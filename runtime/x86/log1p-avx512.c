@@ -168,6 +168,37 @@ core_f32 (__m512d x, __mmask8 small, __m512d r0, __m512d r1, __m512d t0,
   return _mm512_add_pd (w, FMA (r2, q, r));
 }
 
+/* core_f32 on the 4 doubles of a ymm (AVX-512VL), for the b clone: the
+   same operations lane for lane, so the same bits, in half the work of
+   a zmm whose upper half is unused.  The lookups are one vpermt2pd each
+   of the zmm table pairs, the index in the low half of the zmm index.  */
+static inline __attribute__ ((always_inline)) __m256d
+core_f32x4 (__m256d x, __mmask8 small, __m512d r0, __m512d r1, __m512d t0,
+	    __m512d t1)
+{
+  __m256d u = _mm256_add_pd (x, _mm256_set1_pd (1.0));
+  __m256i ix = _mm256_castpd_si256 (u);
+  __m256i tmp = _mm256_sub_epi64 (ix, _mm256_set1_epi64x (OFF));
+  __m256i k = _mm256_srai_epi64 (tmp, 52);
+  __m256d z
+    = _mm256_castsi256_pd (_mm256_sub_epi64 (ix, _mm256_slli_epi64 (k, 52)));
+  __m256d kd = _mm256_cvtepi64_pd (k);
+  __m512i j = _mm512_castsi256_si512 (_mm256_srli_epi64 (tmp, 48));
+  __m256d rr = _mm512_castpd512_pd256 (_mm512_permutex2var_pd (r0, j, r1));
+  __m256d tt = _mm512_castpd512_pd256 (_mm512_permutex2var_pd (t0, j, t1));
+  __m256d r = _mm256_fmsub_pd (z, rr, _mm256_set1_pd (1.0));
+  r = _mm256_mask_mov_pd (r, small, x);
+  __m256d w = _mm256_fmadd_pd (kd, _mm256_set1_pd (LN2), tt);
+  __m256d r2 = _mm256_mul_pd (r, r);
+  __m256d q = _mm256_fmadd_pd (_mm256_set1_pd (F6), r, _mm256_set1_pd (F5));
+  q = _mm256_fmadd_pd (q, r, _mm256_set1_pd (F4));
+  q = _mm256_fmadd_pd (q, r, _mm256_set1_pd (F3));
+  q = _mm256_fmadd_pd (q, r, _mm256_set1_pd (F2));
+  q = _mm256_fmadd_pd (q, r, _mm256_set1_pd (F1));
+  q = _mm256_fmadd_pd (q, r, _mm256_set1_pd (F0));
+  return _mm256_add_pd (w, _mm256_fmadd_pd (r2, q, r));
+}
+
 /* Mask of the lanes of X that core_* cannot do: NaN, x <= -1, +Inf and
    -0.  */
 static inline __attribute__ ((always_inline)) __mmask8
@@ -299,8 +330,8 @@ nf_log1p_pz_f32_avx512 (float *y, const float *x, size_t n)
   log1p_f32_loop (y, x, n, 1);
 }
 
-/* The clones' registers (simd.h): block_f32 on 16 lanes, its half on 8
-   (or 4, zero-extended).  */
+/* The clones' registers (simd.h): block_f32 on 16 lanes, its half on 8,
+   and on 4 its ymm core.  */
 __m512
 nf_log1pf_x16_avx512 (__m512 x)
 {
@@ -325,9 +356,22 @@ nf_log1pf_x8_avx512 (__m256 x)
   return _mm512_cvtpd_ps (y);
 }
 
+/* 4 lanes: the ymm core, the steps of nf_log1pf_x8_avx512 on xmm; the
+   rare fix-up on the zmm, upper half zero.  */
 __m128
 nf_log1pf_x4_avx512 (__m128 x)
 {
-  return _mm256_castps256_ps128 (
-    nf_log1pf_x8_avx512 (_mm256_zextps128_ps256 (x)));
+  __m256d xd = _mm256_cvtps_pd (x);
+  __mmask8 small
+    = _mm_cmp_ps_mask (_mm_andnot_ps (_mm_set1_ps (-0.0f), x),
+		       _mm_set1_ps (0x1p-7f), _CMP_LT_OQ);
+  __m256d y = core_f32x4 (xd, small, _mm512_load_pd (tab_r),
+			  _mm512_load_pd (tab_r + 8), _mm512_load_pd (tab_t32),
+			  _mm512_load_pd (tab_t32 + 8));
+  __mmask8 sp = _mm_cmp_ps_mask (x, _mm_set1_ps (-1.0f), _CMP_NGT_UQ)
+		| _mm_fpclass_ps_mask (x, 0x04 | 0x08);
+  if (__builtin_expect (sp != 0, 0))
+    y = _mm512_castpd512_pd256 (
+      fixup (_mm512_zextpd256_pd512 (xd), _mm512_zextpd256_pd512 (y)));
+  return _mm256_cvtpd_ps (y);
 }

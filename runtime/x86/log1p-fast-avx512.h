@@ -67,4 +67,39 @@ nf_vlog1pf_fast_avx512 (__m512 x)
   return _mm512_fixupimm_ps (y, u, _mm512_set1_epi32 (NF_L1F_FIXUP), 0);
 }
 
+/* nf_vlog1pf_fast_avx512 on the 8 lanes of a ymm (AVX-512VL): the same
+   operations lane for lane, so the same bits (for the b, c and d
+   clones, fast-forms-avx512.c); each 32-entry lookup is one vpermt2ps
+   of the zmm table pair, the ymm index in the low half.  */
+static inline __m256
+nf_vlog1pf_fast_x8_avx512 (__m256 x)
+{
+#define NF_L1F_LUT8(tab, j)                                                    \
+  _mm512_castps512_ps256 (_mm512_permutex2var_ps (                             \
+    _mm512_load_ps (tab), _mm512_castsi256_si512 (j), _mm512_load_ps ((tab) + 16)))
+  __m256 u = _mm256_add_ps (x, _mm256_set1_ps (1.0f));
+  __m256i ixn
+    = _mm256_sub_epi32 (_mm256_set1_epi32 (NF_L1F_C), _mm256_castps_si256 (u));
+  __m256i kn = _mm256_srai_epi32 (ixn, 23);
+  __m256 kfn = _mm256_cvtepi32_ps (kn);
+  __m256i j = _mm256_srli_epi32 (ixn, 18);
+  __m256 rr = NF_L1F_LUT8 (nf_l1f_r, j);
+  __m256 rs = _mm256_scalef_ps (rr, kfn);
+  __m256 r = _mm256_fmsub_ps (rr, _mm256_scalef_ps (x, kfn),
+			      _mm256_sub_ps (_mm256_set1_ps (1.0f), rs));
+  __m256 thi = NF_L1F_LUT8 (nf_l1f_thi, j);
+  __m256 tlo = NF_L1F_LUT8 (nf_l1f_tlo, j);
+  __m256 hi = _mm256_fnmadd_ps (kfn, _mm256_set1_ps (NF_L1F_LN2_HI), thi);
+  __m256 lo = _mm256_fnmadd_ps (kfn, _mm256_set1_ps (NF_L1F_LN2_LO), tlo);
+  __m256 r2n = _mm256_fnmsub_ps (r, r, _mm256_setzero_ps ());
+  __m256 pn = _mm256_fmadd_ps (_mm256_set1_ps (NF_L1F_PN3), r,
+			       _mm256_set1_ps (NF_L1F_PN2));
+  pn = _mm256_fmadd_ps (pn, r, _mm256_set1_ps (NF_L1F_PN1));
+  pn = _mm256_fmadd_ps (pn, r, _mm256_set1_ps (NF_L1F_PN0));
+  __m256 t = _mm256_fmadd_ps (r2n, pn, lo);
+  __m256 y = _mm256_add_ps (hi, _mm256_add_ps (r, t));
+  return _mm256_fixupimm_ps (y, u, _mm256_set1_epi32 (NF_L1F_FIXUP), 0);
+#undef NF_L1F_LUT8
+}
+
 #endif /* NF_LOG1P_FAST_AVX512_H */
