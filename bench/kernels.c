@@ -53,6 +53,7 @@
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include "neuronfuse.h"
+#include "ewprog.h"
 #include "naive.h"
 #include "calls.h"
 #include "clones.h"
@@ -80,6 +81,9 @@ extern const char *nf_runtime_isa (void) __attribute__ ((weak));
 #endif
 #ifndef NAIVE_FAST_FLAGS
 #define NAIVE_FAST_FLAGS "-O3 -ffast-math -march=native"
+#endif
+#ifndef NAIVE_OFAST_FLAGS
+#define NAIVE_OFAST_FLAGS "-Ofast"
 #endif
 
 enum
@@ -738,6 +742,138 @@ bench_fast (const char *workload, const char *name, void (*k) (void),
   add_row (workload, v[0].med, "accurate", v[2].med, N, 0, ok);
 }
 
+/* The elementwise programs (nf_elementwise, runtime/ewprog.h), encoded as
+   the plugin encodes the loops of naive.c: ELU, x > 0 ? x : alpha (expm1
+   (x) + 0) (the + 0 keeps the -0 of expf (x) - 1 at x = -0), and softplus,
+   log1p (exp (x)).  The second of each sets NF_EW_FLAG_FAST (what the
+   plugin does under -ffast-math).  */
+#define EW_I(op, type, d, a, b, c, aux) op, type, d, a, b, c, aux, 0
+#define EW_ELU(flags)                                                          \
+  {                                                                            \
+    NF_EW_VERSION, 9, 6, flags, 1, NF_EW_F32, NF_EW_F32, NF_EW_NONE,           \
+      EW_I (NF_EW_LOAD, NF_EW_F32, 0, 0, 0, 0, 0),                             \
+      EW_I (NF_EW_CONST, NF_EW_F32, 1, 0, 0, 0, 0),                            \
+      EW_I (NF_EW_CMP, NF_EW_BOOL, 2, 0, 1, 0,                                 \
+	    NF_EW_CMP_AUX (NF_EW_GT, NF_EW_F32)),                              \
+      EW_I (NF_EW_EXPM1, NF_EW_F32, 3, 0, 0, 0, 0),                            \
+      EW_I (NF_EW_ADD, NF_EW_F32, 3, 3, 1, 0, 0),                              \
+      EW_I (NF_EW_PARAM, NF_EW_F32, 4, 0, 0, 0, 0),                            \
+      EW_I (NF_EW_MUL, NF_EW_F32, 3, 4, 3, 0, 0),                              \
+      EW_I (NF_EW_SELECT, NF_EW_F32, 5, 2, 0, 3, 0),                           \
+      EW_I (NF_EW_STORE, NF_EW_F32, 0, 5, 0, 0, 0), 0, 0, 0, 0, 0, 0, 0, 0     \
+  }
+#define EW_SOFTPLUS(flags)                                                     \
+  {                                                                            \
+    NF_EW_VERSION, 4, 2, flags, 0, NF_EW_F32, NF_EW_F32, NF_EW_NONE,           \
+      EW_I (NF_EW_LOAD, NF_EW_F32, 0, 0, 0, 0, 0),                             \
+      EW_I (NF_EW_EXP, NF_EW_F32, 1, 0, 0, 0, 0),                              \
+      EW_I (NF_EW_LOG1P, NF_EW_F32, 1, 1, 0, 0, 0),                            \
+      EW_I (NF_EW_STORE, NF_EW_F32, 0, 1, 0, 0, 0)                             \
+  }
+static const unsigned char ew_elu[] = EW_ELU (0);
+static const unsigned char ew_elu_fast[] = EW_ELU (NF_EW_FLAG_FAST);
+static const unsigned char ew_softplus[] = EW_SOFTPLUS (0);
+static const unsigned char ew_softplus_fast[] = EW_SOFTPLUS (NF_EW_FLAG_FAST);
+#undef EW_I
+#undef EW_ELU
+#undef EW_SOFTPLUS
+
+#define ELU_ALPHA 1.0f
+
+static void
+k_elu (void)
+{
+  nf_elementwise (yf, xf_exp, NULL, N, ew_elu, ELU_ALPHA, 0, 0, 0);
+}
+static void
+k_elu_fast (void)
+{
+  nf_elementwise (yf, xf_exp, NULL, N, ew_elu_fast, ELU_ALPHA, 0, 0, 0);
+}
+static void
+o2_elu (void)
+{
+  naive_o2_elu_f32 (yf, xf_exp, N, ELU_ALPHA);
+}
+static void
+ofast_elu (void)
+{
+  naive_ofast_elu_f32 (yf, xf_exp, N, ELU_ALPHA);
+}
+static void
+fast_elu (void)
+{
+  naive_fast_elu_f32 (yf, xf_exp, N, ELU_ALPHA);
+}
+static void
+k_softplus (void)
+{
+  nf_elementwise (yf, xf_exp, NULL, N, ew_softplus, 0, 0, 0, 0);
+}
+static void
+k_softplus_fast (void)
+{
+  nf_elementwise (yf, xf_exp, NULL, N, ew_softplus_fast, 0, 0, 0, 0);
+}
+static void
+o2_softplus (void)
+{
+  naive_o2_softplus_f32 (yf, xf_exp, N);
+}
+static void
+ofast_softplus (void)
+{
+  naive_ofast_softplus_f32 (yf, xf_exp, N);
+}
+static void
+fast_softplus (void)
+{
+  naive_fast_softplus_f32 (yf, xf_exp, N);
+}
+
+/* An elementwise program, accurate (K) and fast (KF), against its loop
+   at -O2 (O2), -Ofast (OFAST: libmvec's SSE clones) and -O3 -ffast-math
+   -march=native (FAST: the widest clones), all five interleaved.  Goals:
+   the accurate program 3 times the -O2 loop (what the plugin gives a
+   default build) and, like the fast one, 1.3 times the -Ofast loop.
+   Every result within 1e-5 relative of the -O2 loop's (the loops
+   themselves are within 1e-3: libmvec is 4 ulp).  */
+static void
+bench_program (const char *what, void (*k) (void), void (*kf) (void),
+	       void (*o2) (void), void (*ofast) (void), void (*fast) (void),
+	       int reps)
+{
+  const struct elementwise *e = &ew_f32;
+  char w[64];
+  o2 ();
+  memcpy (e->ref, e->y, e->bytes);
+  poison (e->y, e->bytes);
+  k ();
+  int ok = close_ew (e, what, e->rtol);
+  poison (e->y, e->bytes);
+  kf ();
+  int fast_ok = close_ew (e, what, e->rtol);
+  poison (e->y, e->bytes);
+  ofast ();
+  int ofast_ok = close_ew (e, what, e->fast_rtol);
+  poison (e->y, e->bytes);
+  fast ();
+  int native_ok = close_ew (e, what, e->fast_rtol);
+  struct variant v[] = { { "program", k, 0, { 0 }, 0 },
+			 { "program fast", kf, 0, { 0 }, 0 },
+			 { "-O2", o2, 0, { 0 }, 0 },
+			 { "-Ofast", ofast, 0, { 0 }, 0 },
+			 { "fast", fast, 0, { 0 }, 0 } };
+  time_group (v, 5, reps, SAMPLE_NS);
+  snprintf (w, sizeof w, "%s f32, 4096 (cache), program", what);
+  add_row (w, v[0].med, "loop -O2", v[2].med, N, 3, ok);
+  add_row (w, v[0].med, "loop -Ofast", v[3].med, N, 1.3, ok && ofast_ok);
+  add_row (w, v[0].med, "loop fast", v[4].med, N, 0, ok && native_ok);
+  snprintf (w, sizeof w, "%s f32, 4096 (cache), program fast", what);
+  add_row (w, v[1].med, "loop -Ofast", v[3].med, N, 1.3, fast_ok && ofast_ok);
+  add_row (w, v[1].med, "loop fast", v[4].med, N, 0, fast_ok && native_ok);
+}
+
 /* The two norms.  */
 static void
 bench_nrm2 (int reps)
@@ -944,8 +1080,9 @@ print_machine (int cache_reps, int memory_reps)
   printf ("threads:  rows kernels up to %d by default (NEURONFUSE_THREADS=%s); "
 	  "the rows rows set 1 and 2\n",
 	  nf_get_num_threads (), nft ? nft : "(unset)");
-  printf ("loops:    bench/naive.c at " NAIVE_O2_FLAGS " (\"loop -O2\") and "
-	  "at " NAIVE_FAST_FLAGS " (\"loop fast\")\n");
+  printf ("loops:    bench/naive.c at " NAIVE_O2_FLAGS " (\"loop -O2\"), "
+	  "at " NAIVE_FAST_FLAGS " (\"loop fast\") and at " NAIVE_OFAST_FLAGS
+	  " (\"loop -Ofast\", elementwise programs)\n");
   printf ("calls:    bench/calls.c at " CALLS_SC_FLAGS " (scalar rows), "
 	  CALLS_O3_FLAGS " (b clones) and " CALLS_NAT_FLAGS " (e clones)\n");
   printf ("timing:   medians of %d interleaved repetitions (in cache), "
@@ -1046,6 +1183,10 @@ main (int argc, char **argv)
   bench_elementwise (&ew_f64, "log1p f64, 4096 (cache), log(1+x)",
 		     "nf_log1p_f64", k_log1p_f64, o2_log1p_f64, fast_log1p_f64,
 		     3, cache_reps);
+  bench_program ("elu", k_elu, k_elu_fast, o2_elu, ofast_elu, fast_elu,
+		 cache_reps);
+  bench_program ("softplus", k_softplus, k_softplus_fast, o2_softplus,
+		 ofast_softplus, fast_softplus, cache_reps);
   bench_nrm2 (cache_reps);
 calls:
   bench_calls_exp (cache_reps);

@@ -1,11 +1,12 @@
 /* naive.c: the loops that neuronfuse's kernels replace, written as users
    write them, for bench/kernels.c to time the kernels against.
 
-   Built twice from this one source (see the top Makefile.am), each object
-   with its own fixed flags and symbol prefix:
+   Built three times from this one source (see the top Makefile.am), each
+   object with its own fixed flags and symbol prefix:
 
      -O2 -DNAIVE_SUFFIX=o2                            naive_o2_*
      -O3 -ffast-math -march=native -DNAIVE_SUFFIX=fast naive_fast_*
+     -Ofast -DNAIVE_SUFFIX=ofast                      naive_ofast_*
 
    -O2 is what most builds use and keeps the strict IEEE serial sum (its
    add latency, about 0.8 ns per element here); the fast build is the best
@@ -28,7 +29,7 @@
 #include <math.h>
 
 #ifndef NAIVE_SUFFIX
-#error "define NAIVE_SUFFIX (o2 or fast): see the comment at the top"
+#error "define NAIVE_SUFFIX (o2, fast or ofast): see the comment at the top"
 #endif
 
 /* NAIVE (rmsnorm) is naive_<NAIVE_SUFFIX>_rmsnorm.  */
@@ -112,4 +113,22 @@ NAIVE (log1p_f64) (double *y, const double *x, int n)
 {
   for (int i = 0; i < n; i++)
     y[i] = log (1.0 + x[i]);
+}
+
+/* ELU: Y[i] = X[i] if X[i] > 0, else ALPHA (expf (X[i]) - 1), for N
+   floats (the activation loops of darknet and of hand-written C
+   inference code).  */
+void
+NAIVE (elu_f32) (float *y, const float *x, int n, float alpha)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = x[i] > 0 ? x[i] : alpha * (expf (x[i]) - 1.0f);
+}
+
+/* softplus: Y[i] = logf (expf (X[i]) + 1) for N floats.  */
+void
+NAIVE (softplus_f32) (float *y, const float *x, int n)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = logf (expf (x[i]) + 1.0f);
 }

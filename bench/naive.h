@@ -1,9 +1,10 @@
 /* naive.h: the loops users would otherwise write, as bench/naive.c
    defines them once per build of that file (see there).
 
-   naive.c is compiled twice: with NAIVE_SUFFIX=o2 at -O2 and with
-   NAIVE_SUFFIX=fast at -O3 -ffast-math -march=native, so every function
-   below exists as naive_o2_<name> and naive_fast_<name>.  The signatures
+   naive.c is compiled three times: with NAIVE_SUFFIX=o2 at -O2, with
+   NAIVE_SUFFIX=fast at -O3 -ffast-math -march=native and with
+   NAIVE_SUFFIX=ofast at -Ofast, so every function below exists as
+   naive_o2_<name>, naive_fast_<name> and naive_ofast_<name>.  The signatures
    are the users' ones (int sizes, non-const pointers as in llama2.c), not
    the library's.
 
@@ -21,9 +22,12 @@
   void naive_##sfx##_expm1_f32 (float *y, const float *x, int n);              \
   void naive_##sfx##_log1p_f32 (float *y, const float *x, int n);              \
   void naive_##sfx##_expm1_f64 (double *y, const double *x, int n);            \
-  void naive_##sfx##_log1p_f64 (double *y, const double *x, int n);
+  void naive_##sfx##_log1p_f64 (double *y, const double *x, int n);           \
+  void naive_##sfx##_elu_f32 (float *y, const float *x, int n, float alpha);   \
+  void naive_##sfx##_softplus_f32 (float *y, const float *x, int n);
 
 NAIVE_DECLARE (o2)
 NAIVE_DECLARE (fast)
+NAIVE_DECLARE (ofast)
 
 #endif /* NF_BENCH_NAIVE_H */

@@ -14,6 +14,10 @@
    arguments).  The row kernels take one argument more than the public
    nf_rmsnorm_*: STREAM, nonzero to write Y with non-temporal stores
    (nf_rmsnorm_rows_* asks for it when its output cannot stay cached).
+   Two entries have no public function of their own: exp_f32, y[i] =
+   exp (x[i]) within 0.5 ulp + 2^-20 ulp (nf_expf's clones' core, which
+   nf_elementwise's EXP runs), and ew_run, nf_elementwise's block
+   interpreter (elementwise.c, ew-run-tmpl.h).
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
@@ -24,6 +28,9 @@
 #include "neuronfuse.h"
 
 #include <stdint.h>
+
+/* nf_elementwise's decoded program (ewplan.h), which ew_run runs.  */
+struct nf_ew_plan;
 
 #define NF_KERNELS_F16(X)                                                      \
   X (rmsnorm_f16, void,                                                        \
@@ -47,6 +54,11 @@
   X (log1p_pz_f64, void, (double *y, const double *x, size_t n), (y, x, n))    \
   X (expm1_fast_f32, void, (float *y, const float *x, size_t n), (y, x, n))    \
   X (log1p_fast_f32, void, (float *y, const float *x, size_t n), (y, x, n))    \
+  X (exp_f32, void, (float *y, const float *x, size_t n), (y, x, n))           \
+  X (ew_run, void,                                                             \
+     (const struct nf_ew_plan *p, void *y, const void *x0, const void *x1,     \
+      size_t n),                                                               \
+     (p, y, x0, x1, n))                                                        \
   X (sumsq_f32, double, (const float *x, size_t n), (x, n))                    \
   X (sumsq_acc_f32, long double, (const float *x, size_t n), (x, n))           \
   X (sumsq_f64, long double, (const double *x, size_t n), (x, n))              \

@@ -85,6 +85,21 @@ NF_SIMD_DECL float nf_expm1f_fast (float x);
 NF_SIMD_DECL float nf_log1pf_fast (float x);
 #undef NF_SIMD_DECL
 
+/* Elementwise programs: y[i] = f (x0[i], x1[i], s0..s3) for i < n, f the
+   program PROG, byte code that the plugin encodes from a loop body of a
+   few float operations around exp, expm1, log or log1p (ELU, SELU,
+   softplus, ...); the format, each operation's semantics and accuracy
+   are in ewprog.h.  Y, X0 and X1 are float or double arrays as PROG's
+   header says (an input PROG does not use may be NULL).  Every
+   operation but the transcendentals is the IEEE one, uncontracted, as C
+   evaluates it; expm1 and log1p as the array kernels above (the fast
+   ones if PROG asks for them), f32 exp as nf_expf.  errno is never set;
+   y may be x0 or x1 exactly; n == 0 writes nothing.  A malformed PROG is
+   a compiler bug: reported on stderr, then abort ().  */
+void nf_elementwise (void *y, const void *x0, const void *x1, size_t n,
+		     const unsigned char *prog, double s0, double s1,
+		     double s2, double s3);
+
 /* Row normalisation, RMSNorm: with r = 1 / sqrt (sum (x[j]^2) / n + eps),
    y[i] = x[i] * r * w[i] for i < n; W may be NULL (no weight, w[i] = 1).
    The whole sum is taken before anything is written, so y == x works;

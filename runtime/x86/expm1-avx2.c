@@ -279,8 +279,8 @@ nf_expm1f_x4_avx2 (__m128 x)
    (expm1-avx512.c says why that is within 0.5 ulp + 2^-23 ulp); x
    clamped to [-110, 100], NaN kept (max and min return their second
    operand for NaN).  */
-__m256
-nf_expf_x8_avx2 (__m256 x)
+static inline __m256
+exp_f32x8 (__m256 x)
 {
   __m256 xc = _mm256_min_ps (_mm256_set1_ps (100.0f),
 			     _mm256_max_ps (_mm256_set1_ps (-110.0f), x));
@@ -289,10 +289,32 @@ nf_expf_x8_avx2 (__m256 x)
   return _mm256_set_m128 (_mm256_cvtpd_ps (hi), _mm256_cvtpd_ps (lo));
 }
 
+__m256
+nf_expf_x8_avx2 (__m256 x)
+{
+  return exp_f32x8 (x);
+}
+
 __m128
 nf_expf_x4_avx2 (__m128 x)
 {
   __m128 xc = _mm_min_ps (_mm_set1_ps (100.0f),
 			  _mm_max_ps (_mm_set1_ps (-110.0f), x));
   return _mm256_cvtpd_ps (expm1_f32core (_mm256_cvtps_pd (xc), 1));
+}
+
+/* The array kernel of the clones' exp (kernels.h's exp_f32, for
+   nf_elementwise): y[i] = exp (x[i]), the bits of nf_expf's d clone.  */
+void
+nf_exp_f32_avx2 (float *y, const float *x, size_t n)
+{
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps (y + i, exp_f32x8 (_mm256_loadu_ps (x + i)));
+  if (i < n)
+    {
+      __m256i m = _mm256_loadu_si256 ((const __m256i *) (mask32 + 8 - (n - i)));
+      __m256 v = _mm256_maskload_ps (x + i, m);
+      _mm256_maskstore_ps (y + i, m, exp_f32x8 (v));
+    }
 }

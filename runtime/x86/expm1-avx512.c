@@ -356,14 +356,20 @@ exp_clamp16 (__m512 x)
 			_mm512_max_ps (_mm512_set1_ps (-110.0f), x));
 }
 
-__m512
-nf_expf_x16_avx512 (__m512 x)
+static inline __m512
+exp_f32x16 (__m512 x)
 {
   __m512 xc = exp_clamp16 (x);
   __m512d lo = expm1_f32core (_mm512_cvtps_pd (_mm512_castps512_ps256 (xc)), 1);
   __m512d hi = expm1_f32core (_mm512_cvtps_pd (_mm512_extractf32x8_ps (xc, 1)), 1);
   return _mm512_insertf32x8 (_mm512_castps256_ps512 (_mm512_cvtpd_ps (lo)),
 			     _mm512_cvtpd_ps (hi), 1);
+}
+
+__m512
+nf_expf_x16_avx512 (__m512 x)
+{
+  return exp_f32x16 (x);
 }
 
 __m256
@@ -380,4 +386,20 @@ nf_expf_x4_avx512 (__m128 x)
   __m128 xc = _mm_min_ps (_mm_set1_ps (100.0f),
 			  _mm_max_ps (_mm_set1_ps (-110.0f), x));
   return _mm256_cvtpd_ps (expm1_f32core4 (_mm256_cvtps_pd (xc), 1));
+}
+
+/* The array kernel of the clones' exp (kernels.h's exp_f32, for
+   nf_elementwise): y[i] = exp (x[i]), the bits of nf_expf's e clone.  */
+void
+nf_exp_f32_avx512 (float *y, const float *x, size_t n)
+{
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm512_storeu_ps (y + i, exp_f32x16 (_mm512_loadu_ps (x + i)));
+  if (i < n)
+    {
+      __mmask16 m = (__mmask16) ((1u << (n - i)) - 1);
+      __m512 v = _mm512_maskz_loadu_ps (m, x + i);
+      _mm512_mask_storeu_ps (y + i, m, exp_f32x16 (v));
+    }
 }
