@@ -75,8 +75,9 @@ nf_emit_mhlo (FILE *f, const nf_match *m, int id, const char **err)
   nf_emit_hlo_body (f, m, &nf_mhlo_dialect, "b", "      ");
   fputs ("      \"mhlo.return\"", f);
   nf_emit_results (f, m);
-  fputs ("\n    }) {fusion_kind = #mhlo<fusion_kind kCustom>, FusionKind = ",
-	 f);
+  /* XLA's own kind for a fusion of elementwise ops is kLoop.  */
+  fprintf (f, "\n    }) {fusion_kind = #mhlo<fusion_kind %s>, FusionKind = ",
+	   m->kind == NF_KIND_ELEMENTWISE ? "kLoop" : "kCustom");
   nf_emit_string (f, nf_cluster_kind (c));
   fputs ("} : ", f);
   nf_emit_op_type (f, m);

@@ -446,6 +446,29 @@ nf_cse_binary (nf_region *r, enum nf_opcode op, nf_value a, nf_value b)
   return v != NF_NO_VALUE ? v : nf_binary (r, op, a, b);
 }
 
+nf_value
+nf_cse_cmp (nf_region *r, enum nf_cmp pred, nf_value a, nf_value b)
+{
+  if (a == NF_NO_VALUE || b == NF_NO_VALUE)
+    return NF_NO_VALUE;
+  a = nf_cse_widen_rank (r, a, b);
+  b = nf_cse_widen_rank (r, b, a);
+  return nf_cmp (r, pred, a, b);
+}
+
+nf_value
+nf_cse_select (nf_region *r, nf_value c, nf_value a, nf_value b)
+{
+  if (c == NF_NO_VALUE || a == NF_NO_VALUE || b == NF_NO_VALUE)
+    return NF_NO_VALUE;
+  a = nf_cse_widen_rank (r, a, b);
+  b = nf_cse_widen_rank (r, b, a);
+  a = nf_cse_widen_rank (r, a, c);
+  b = nf_cse_widen_rank (r, b, c);
+  c = nf_cse_widen_rank (r, c, a);
+  return nf_select (r, c, a, b);
+}
+
 void
 nf_canonical_binary (nf_region *r, enum nf_opcode *op, nf_value *a,
 		     nf_value *b)

@@ -192,6 +192,12 @@ nf_value nf_cse_binary (nf_region *r, enum nf_opcode op, nf_value a,
 			nf_value b);
 nf_value nf_cse_convert (nf_region *r, nf_value a, enum nf_elem to);
 
+/* A comparison and a select with scalar operands broadcast to the
+   tensor operand's type, as nf_cse_binary does; never merged (they are
+   elementwise code of loop bodies).  */
+nf_value nf_cse_cmp (nf_region *r, enum nf_cmp pred, nf_value a, nf_value b);
+nf_value nf_cse_select (nf_region *r, nf_value c, nf_value a, nf_value b);
+
 /* Put the operands of the binary op *OP (A, B) in GCC's canonical form,
    as GIMPLE has them: a constant is the second operand of an addition or
    a multiplication (1 + x -> x + 1), and the addition or subtraction of a

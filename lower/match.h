@@ -79,6 +79,33 @@ bool nf_match_map (const nf_region *r, nf_value store, nf_match *m);
    this: the choice exists once.  */
 const char *nf_map_callee (const nf_match *m, enum nf_elem elem, bool fast);
 
+/* y[i] = any expression of x0[i], x1[i], scalars and constants around
+   expm1 or log1p (an activation: ELU, SELU, softplus...): anchored on the
+   STORE (match-ew.c).  Its cluster is the body's ops; M->input is the
+   first array read, M->result the stored value.  */
+bool nf_match_elementwise (const nf_region *r, nf_value store, nf_match *m);
+
+/* The call nf_elementwise (y, x0, x1, n, prog, s0, s1, s2, s3) that an
+   Elementwise match stands for (runtime/ewprog.h has PROG's format):
+   the program's bytes, the LOADs that are x0 and x1 and the scalar
+   values that are s0..s3 (each passed as a double).  */
+#define NF_EW_PROG_MAX 520
+typedef struct nf_ew_call
+{
+  unsigned char prog[NF_EW_PROG_MAX];
+  int len;
+  nf_value inputs[2];
+  int n_inputs;
+  nf_value scalars[4];
+  int n_scalars;
+} nf_ew_call;
+
+/* Lower the Elementwise match M, whose result STORE stores, into *OUT,
+   with the fast-math transcendentals when FAST.  Returns NULL, or the
+   reason no program holds it (too many inputs, values, constants).  */
+const char *nf_ew_lower (const nf_region *r, const nf_match *m,
+			 nf_value store, bool fast, nf_ew_call *out);
+
 /* Free M's cluster (M itself is the caller's).  */
 void nf_match_release (nf_match *m);
 

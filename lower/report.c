@@ -84,6 +84,23 @@ nf_region_contract (nf_region_desc *d, const char **notes, enum nf_kind kind,
   double esz = elem == NF_ELEM_F16 ? 2 : elem == NF_ELEM_F32 ? 4 : 8;
   size_t n = 0;
 
+  if (kind == NF_KIND_ELEMENTWISE)
+    {
+      /* The caller counts the program's ops; x read and y written.  */
+      d->flops = 20;
+      d->bytes = 2 * esz;
+      notes[n++] = "the loop body runs as one elementwise program of "
+		   "libneuronfuse: its arithmetic in the loop's order and "
+		   "types, expm1 and log1p the array kernels' (the scalar "
+		   "rewrite's accuracy), not bit-identical; every operation "
+		   "runs on every element before a select picks, so a "
+		   "discarded element may raise a flag the loop did not";
+      if (math_errno)
+	notes[n++] = "errno: the program never sets errno";
+      d->notes = notes;
+      d->n_notes = n;
+      return n;
+    }
   if (kind == NF_KIND_EXPM1 || kind == NF_KIND_LOG1P)
     {
       if (map)
