@@ -52,6 +52,7 @@
 #include "toplev.h"
 #include "tree-ssa-loop-manip.h"
 #include "attribs.h"
+#include "target.h"
 
 #if BUILDING_GCC_VERSION < 12000
 #error "neuronfuse needs GCC 12 or newer"
@@ -70,6 +71,17 @@ static inline gcall *
 nf_as_call (gimple *stmt)
 {
   return dyn_cast<gcall *> (stmt);
+}
+
+/* The size in bytes of the vectors GCC's vectorizer prefers for float
+   (16 for SSE, 32 for AVX, 64 with AVX-512 preferred), 0 without.  */
+static inline unsigned
+nf_float_vector_bytes (void)
+{
+  machine_mode m = targetm.vectorize.preferred_simd_mode (SFmode);
+  if (!VECTOR_MODE_P (m) || !GET_MODE_SIZE (m).is_constant ())
+    return 0;
+  return GET_MODE_SIZE (m).to_constant ();
 }
 
 /* The name of the main input file, for the report.  */

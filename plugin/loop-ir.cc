@@ -880,6 +880,49 @@ nf_lr_hoistable_load (const struct nf_lregion *g, gimple *stmt)
   return true;
 }
 
+/* The comparison A CODE B of floats (an elementwise body's condition),
+   or NF_NO_VALUE with a reason.  The unordered predicates of
+   -ffinite-math-only's inverted tests are not modelled.  */
+static nf_value
+nf_lr_compare (struct nf_lregion *g, enum tree_code code, tree a, tree b)
+{
+  if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (a)))
+    return nf_lr_fail (g, "a comparison of the region is not between "
+			  "floating-point values");
+  enum nf_cmp pred;
+  switch (code)
+    {
+    case LT_EXPR: pred = NF_CMP_LT; break;
+    case LE_EXPR: pred = NF_CMP_LE; break;
+    case GT_EXPR: pred = NF_CMP_GT; break;
+    case GE_EXPR: pred = NF_CMP_GE; break;
+    case EQ_EXPR: pred = NF_CMP_EQ; break;
+    case NE_EXPR: pred = NF_CMP_NE; break;
+    default:
+      return nf_lr_fail (g, "a comparison of the region is unordered");
+    }
+  nf_value x = nf_lr_value (g, a);
+  nf_value y = x == NF_NO_VALUE ? x : nf_lr_value (g, b);
+  return y == NF_NO_VALUE ? y : nf_cse_cmp (g->r, pred, x, y);
+}
+
+/* The value of the select C ? A : B (a COND_EXPR).  */
+static nf_value
+nf_lr_select (struct nf_lregion *g, tree c, tree a, tree b)
+{
+  nf_value cv = COMPARISON_CLASS_P (c)
+		  ? nf_lr_compare (g, TREE_CODE (c), TREE_OPERAND (c, 0),
+				   TREE_OPERAND (c, 1))
+		  : nf_lr_value (g, c);
+  if (cv == NF_NO_VALUE)
+    return cv;
+  if (nf_value_type (g->r, cv).elem != NF_ELEM_BOOL)
+    return nf_lr_fail (g, "a select of the region is not on a comparison");
+  nf_value x = nf_lr_value (g, a);
+  nf_value y = x == NF_NO_VALUE ? x : nf_lr_value (g, b);
+  return y == NF_NO_VALUE ? y : nf_cse_select (g->r, cv, x, y);
+}
+
 /* The value of the assignment STMT, in loop K or (K < 0) in the scalar
    code.  */
 static nf_value
@@ -950,6 +993,24 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
 						 : NF_OP_MIN;
 	return nf_lr_binary (g, op, x, y);
       }
+    case LT_EXPR:
+    case LE_EXPR:
+    case GT_EXPR:
+    case GE_EXPR:
+    case EQ_EXPR:
+    case NE_EXPR:
+    case UNLT_EXPR:
+    case UNLE_EXPR:
+    case UNGT_EXPR:
+    case UNGE_EXPR:
+    case UNEQ_EXPR:
+    case LTGT_EXPR:
+    case ORDERED_EXPR:
+    case UNORDERED_EXPR:
+      return nf_lr_compare (g, code, a, gimple_assign_rhs2 (stmt));
+    case COND_EXPR:
+      return nf_lr_select (g, a, gimple_assign_rhs2 (stmt),
+			   gimple_assign_rhs3 (stmt));
     default:
       return nf_lr_fail (g, "the region computes something the matchers "
 			    "do not model");

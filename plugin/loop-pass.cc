@@ -320,6 +320,54 @@ nf_loop_in_fallback (class loop *loop)
   return false;
 }
 
+/* Whether a program is faster than what GCC makes of an activation
+   loop: always, except under -ffast-math with vectors wider than SSE's,
+   where GCC vectorizes it through 8- or 16-lane clones (libmvec's and
+   the runtime's) and a program measured 0.9x that loop (bench/kernels,
+   ELU and softplus at -O3 -ffast-math -march=native): then the loop is
+   left to the vectorizer (simd.cc).  */
+static bool
+nf_loop_ew_pays (void)
+{
+  return !flag_unsafe_math_optimizations || nf_float_vector_bytes () <= 16;
+}
+
+/* The Elementwise attempt on the map candidate LOOP that no map region
+   took: its conditional calls hoisted and its empty-armed conditions
+   flattened (simd.cc; the changes are the vectorizer's preparation
+   anyway), then one program for its body.  On success true; else
+   *KIND and *REASON become the program's reason when the region could
+   be built and it has one (it says more of an activation than the map
+   matcher's).  Sets *CHANGED when the function changed.  */
+static bool
+nf_loop_ew_attempt (class loop *loop, auto_vec<class loop *> &consumed,
+		    enum nf_kind *kind, const char **reason, bool *changed)
+{
+  if (nf_simd_hoist_loop (loop) > 0)
+    *changed = true;
+  if (nf_simd_flatten_loop (loop))
+    {
+      *changed = true;
+      scev_reset ();
+    }
+  unsigned n = consumed.length ();
+  enum nf_kind k = NF_KIND_ELEMENTWISE;
+  const char *why = NULL;
+  bool built = false;
+  if (!nf_loop_attempt (loop, true, NF_LOOP_ELEMENTWISE, consumed, &k, &why,
+			changed, &built))
+    {
+      why = NULL;
+      nf_loop_attempt (loop, false, NF_LOOP_ELEMENTWISE, consumed, &k, &why,
+		       changed, &built);
+    }
+  if (consumed.length () > n)
+    return true;
+  if (built && why && k == NF_KIND_ELEMENTWISE)
+    *kind = k, *reason = why;
+  return false;
+}
+
 /* The loop LOOP: attempt it from its guard, then from its header.  In
    the EARLY pass a loop that is not fused is left for nf-loop, which
    sees it again after inlining and reports why not.  Returns true if it
@@ -350,14 +398,26 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
   const char *reason = NULL;
   bool changed = false;
   bool built = false;
-  if (!nf_loop_attempt (loop, true, map, consumed, &kind, &reason, &changed,
+  enum nf_loop_mode mode = map ? NF_LOOP_MAP : NF_LOOP_NORM;
+  if (!nf_loop_attempt (loop, true, mode, consumed, &kind, &reason, &changed,
 			&built))
     {
       reason = NULL;
-      nf_loop_attempt (loop, false, map, consumed, &kind, &reason, &changed,
+      nf_loop_attempt (loop, false, mode, consumed, &kind, &reason, &changed,
 		       &built);
     }
   bool fused = consumed.length () > n_consumed;
+  /* An elementwise loop whose body does more than the map: one program
+     (nf-loop, after inlining; the body made one block first).  */
+  if (!fused && map && !early && nf_opts.mode == NF_MODE_REWRITE
+      && (nf_opts.kinds & NF_KIND_ELEMENTWISE) && nf_loop_ew_pays ())
+    {
+      if (nf_loop_ew_attempt (loop, consumed, &kind, &reason, &changed))
+	{
+	  fused = true;
+	  reason = NULL;
+	}
+    }
   /* A loop that could not even be built is no candidate worth a remark
      unless it sums squares on their way to a root (not a loop that also
      calls log1p, a sum of products among other work); one that was
@@ -379,7 +439,8 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
     }
   /* Not fused here either: the early instance's reason on its region,
      where it had one, is the reason.  */
-  if (!fused && ev && !ev->fused && ev->reason)
+  if (!fused && ev && !ev->fused && ev->reason
+      && kind != NF_KIND_ELEMENTWISE)
     kind = ev->kind, reason = ev->reason;
   if (reason)
     {

@@ -51,6 +51,9 @@
 #include "loop-ir.h"
 #include "loop.h"
 
+/* The most arguments a kernel takes (nf_elementwise's nine).  */
+#define NF_LOOP_MAX_ARGS 9
+
 /* The fused call a match becomes.  */
 struct nf_loop_call
 {
@@ -58,7 +61,7 @@ struct nf_loop_call
   const char *callee; /* nf_rmsnorm_f32, nf_nrm2_f64...  */
   bool sumsq;	      /* nf_sumsq_* then sqrt (wider accum).  */
   tree elt;	      /* The data's element type.  */
-  tree args[5];	      /* At the region's entry.  */
+  tree args[NF_LOOP_MAX_ARGS]; /* At the region's entry.  */
   int nargs;
   tree ret;	       /* Result type, or void.  */
   tree ok;	       /* The overlap test.  */
@@ -236,6 +239,83 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
   return NULL;
 }
 
+/* The run-time test that COUNT elements stored from P (of PSZ bytes each)
+   and loaded from Q (QSZ bytes) are the same elements or disjoint.  */
+static tree
+nf_loop_disjoint2 (tree p, HOST_WIDE_INT psz, tree q, HOST_WIDE_INT qsz,
+		   tree count)
+{
+  if (psz == qsz)
+    return nf_loop_disjoint (p, q, count, psz);
+  tree pend = fold_build_pointer_plus (p, size_binop (MULT_EXPR, count,
+						      size_int (psz)));
+  tree qend = fold_build_pointer_plus (q, size_binop (MULT_EXPR, count,
+						      size_int (qsz)));
+  return fold_build2 (TRUTH_OR_EXPR, boolean_type_node,
+		      fold_build2 (LE_EXPR, boolean_type_node, pend,
+				   fold_convert (TREE_TYPE (pend), q)),
+		      fold_build2 (LE_EXPR, boolean_type_node, qend,
+				   fold_convert (TREE_TYPE (qend), p)));
+}
+
+/* Step 3 for an Elementwise match: the call nf_elementwise (y, x0, x1,
+   n, prog, s0, s1, s2, s3) of the program lower/ wrote (nf_ew_lower),
+   its inputs and scalars at the region's entry, and the overlap test of
+   y against each input.  */
+static const char *
+nf_loop_check_ew (struct nf_lregion *g, const nf_match *m,
+		  struct nf_loop_call *c, tree count)
+{
+  const nf_region *r = g->r;
+  nf_ew_call ew;
+  if (const char *why
+      = nf_ew_lower (r, m, c->store, nf_fast_math_p (), &ew))
+    return why;
+  c->callee = "nf_elementwise";
+  c->ret = void_type_node;
+  tree yp = nf_loop_address (g, c->store);
+  if (!yp)
+    return "an input of the region is computed inside it";
+  HOST_WIDE_INT ysz
+    = tree_to_shwi (TYPE_SIZE_UNIT (nf_loop_array (g, c->store)->elt_type));
+  c->args[0] = fold_convert (ptr_type_node, yp);
+  for (int i = 0; i < 2; i++)
+    {
+      c->args[1 + i] = build_int_cst (const_ptr_type_node, 0);
+      if (i >= ew.n_inputs)
+	continue;
+      tree xp = nf_loop_address (g, ew.inputs[i]);
+      if (!xp)
+	return "an input of the region is computed inside it";
+      HOST_WIDE_INT xsz = tree_to_shwi (
+	TYPE_SIZE_UNIT (nf_loop_array (g, ew.inputs[i])->elt_type));
+      c->args[1 + i] = fold_convert (const_ptr_type_node, xp);
+      c->ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, c->ok,
+			   nf_loop_disjoint2 (yp, ysz, xp, xsz, count));
+    }
+  if (integer_zerop (c->ok))
+    return "the output partially overlaps the input";
+  c->args[3] = fold_convert (size_type_node, count);
+  tree uchar = build_qualified_type (unsigned_char_type_node, TYPE_QUAL_CONST);
+  c->args[4] = fold_convert (build_pointer_type (uchar),
+			     build_string_literal (ew.len,
+						   (const char *) ew.prog));
+  for (int i = 0; i < 4; i++)
+    {
+      c->args[5 + i] = build_real (double_type_node, dconst0);
+      if (i >= ew.n_scalars)
+	continue;
+      tree t = nf_lr_tree (g, ew.scalars[i]);
+      tree s = t ? nf_lr_at_entry (g, t) : NULL_TREE;
+      if (!s || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (s)))
+	return "an input of the region is computed inside it";
+      c->args[5 + i] = fold_convert (double_type_node, s);
+    }
+  c->nargs = 9;
+  return c->outs.is_empty () ? NULL
+			     : "a value computed in the loop is used after it";
+}
+
 /* Step 3 (nf_loop_check without the recursion test).  */
 static const char *
 nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
@@ -293,6 +373,8 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
   if (!c->ok)
     return "an input of the region is computed inside it";
   HOST_WIDE_INT esz = tree_to_shwi (TYPE_SIZE_UNIT (c->elt));
+  if (m->kind == NF_KIND_ELEMENTWISE)
+    return nf_loop_check_ew (g, m, c, count);
   if (m->kind == NF_KIND_EXPM1 || m->kind == NF_KIND_LOG1P)
     {
       /* y[i] = expm1 (x[i]): one call to the array kernel.  */
@@ -432,7 +514,7 @@ nf_loop_decl (const struct nf_loop_call *c)
   if (symtab_node *s = symtab_node::get_for_asmname (id))
     if (TREE_CODE (s->decl) == FUNCTION_DECL)
       return s->decl;
-  tree types[5];
+  tree types[NF_LOOP_MAX_ARGS];
   for (int i = 0; i < c->nargs; i++)
     types[i] = TREE_TYPE (c->args[i]);
   tree fntype = build_function_type_array (c->ret, c->nargs, types);
@@ -471,10 +553,11 @@ nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c, location_t loc)
 
   /* The test block: the inputs, then if (ok).  */
   gimple_stmt_iterator gsi = gsi_last_bb (test);
-  tree args[5];
+  auto_vec<tree, NF_LOOP_MAX_ARGS> args;
   for (int i = 0; i < c->nargs; i++)
-    args[i] = force_gimple_operand_gsi (&gsi, unshare_expr (c->args[i]), true,
-					NULL_TREE, false, GSI_CONTINUE_LINKING);
+    args.quick_push (force_gimple_operand_gsi (&gsi, unshare_expr (c->args[i]),
+					       true, NULL_TREE, false,
+					       GSI_CONTINUE_LINKING));
   tree ok = force_gimple_operand_gsi (&gsi, unshare_expr (c->ok), true,
 				      NULL_TREE, false, GSI_CONTINUE_LINKING);
   gcond *cond = gimple_build_cond (NE_EXPR, ok, build_zero_cst (TREE_TYPE (ok)),
@@ -495,8 +578,7 @@ nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c, location_t loc)
 
   /* The call.  */
   gsi = gsi_start_bb (callbb);
-  gcall *call = gimple_build_call (nf_loop_decl (c), c->nargs, args[0], args[1],
-				   args[2], args[3], args[4]);
+  gcall *call = gimple_build_call_vec (nf_loop_decl (c), args);
   gimple_call_set_nothrow (call, true);
   gimple_set_location (call, loc);
   tree res = NULL_TREE;
@@ -627,6 +709,29 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   static const char *const rms_ins[] = { "y", "x", "w", "n", "eps" };
   int n_ins = c->nargs;
   bool map = m->kind == NF_KIND_EXPM1 || m->kind == NF_KIND_LOG1P;
+  bool ew = m->kind == NF_KIND_ELEMENTWISE;
+  if (ew)
+    {
+      /* y, the arrays read, n (the scalars are the program's).  */
+      nf_ew_call ew;
+      NF_CHECK (!nf_ew_lower (r, m, c->store, nf_fast_math_p (), &ew),
+		"an Elementwise region's program changed after its check");
+      n_ins = 0;
+      for (int i = -1; i <= ew.n_inputs; i++)
+	{
+	  nf_value v = i < 0		   ? nf_access_base (r, c->store)
+		       : i < ew.n_inputs ? nf_access_base (r, ew.inputs[i])
+					 : NF_NO_VALUE;
+	  const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
+	  snprintf (names[n_ins], sizeof names[n_ins], "%s",
+		    label		  ? label
+		    : i == ew.n_inputs ? "n"
+		    : i >= 0		  ? "x"
+					  : "y");
+	  ins[n_ins] = names[n_ins];
+	  n_ins++;
+	}
+    }
   for (int i = 0; map && i < n_ins; i++)
     {
       nf_value v = i == 0   ? nf_access_base (r, c->store)
@@ -640,7 +745,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
 			 : "y");
       ins[i] = names[i];
     }
-  for (int i = 0; !map && i < n_ins; i++)
+  for (int i = 0; !map && !ew && i < n_ins; i++)
     {
       nf_value v
 	= i == 0 && m->kind == NF_KIND_RMSNORM ? nf_access_base (r, c->store)
@@ -675,6 +780,22 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   d.n_reduce_dims = 1;
   nf_region_contract (&d, notes, m->kind, elem, accum,
 		      m->weight != NF_NO_VALUE, map, flag_errno_math);
+  if (ew)
+    {
+      /* Per element: an expm1 or log1p about 20 flops, other ops one;
+	 each array read once, y written.  */
+      d.flops = 0;
+      for (int i = 0; i < nf_cluster_size (m->cluster); i++)
+	{
+	  enum nf_opcode op = nf_op (r, nf_cluster_op (m->cluster, i));
+	  d.flops += op == NF_OP_EXPM1 || op == NF_OP_LOG1P || op == NF_OP_EXP
+			 || op == NF_OP_LOG
+		       ? 20
+		     : op == NF_OP_BROADCAST ? 0
+					     : 1;
+	}
+      d.bytes = (n_ins - 1) * (elem == NF_ELEM_F32 ? 4.0 : 8.0);
+    }
   char msg[128];
   int n_loops = 0;
   for (int k = 0; k < g->n_loops; k++)
@@ -695,7 +816,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
    it rewrote the function.  CONSUMED collects the loops of fused
    regions.  */
 bool
-nf_loop_attempt (class loop *loop, bool guarded, bool map,
+nf_loop_attempt (class loop *loop, bool guarded, enum nf_loop_mode mode,
 		 auto_vec<class loop *> &consumed, enum nf_kind *kind,
 		 const char **reason, bool *changed, bool *built)
 {
@@ -705,6 +826,7 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
   bool done = true;
 
   calculate_dominance_info (CDI_DOMINATORS);
+  bool map = mode != NF_LOOP_NORM;
   nf_value anchor = map ? nf_lr_build_map (&g, loop, guarded)
 			: nf_lr_build (&g, loop, guarded);
   if (dump_file && (dump_flags & TDF_DETAILS) && g.r)
@@ -725,7 +847,9 @@ nf_loop_attempt (class loop *loop, bool guarded, bool map,
     *reason = g.fail;
   else if (map)
     {
-      matched = nf_match_map (g.r, anchor, &m);
+      matched = mode == NF_LOOP_ELEMENTWISE
+		  ? nf_match_elementwise (g.r, anchor, &m)
+		  : nf_match_map (g.r, anchor, &m);
       *kind = m.kind;
       *reason = matched ? NULL : m.reason;
       if (!matched && m.reason && g.fail)

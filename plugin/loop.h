@@ -7,13 +7,21 @@
 #ifndef NF_LOOP_H
 #define NF_LOOP_H
 
-/* Steps 1-5 of loop.cc for the innermost loop LOOP (MAP: an elementwise
-   expm1/log1p loop, else a sum of squares), with the region starting at
+/* What loop.cc looks for in a loop.  */
+enum nf_loop_mode
+{
+  NF_LOOP_NORM,	      /* A sum of squares: MulRedSqrt, RMSNorm.  */
+  NF_LOOP_MAP,	      /* y[i] = expm1 (x[i]) or log1p (x[i]).  */
+  NF_LOOP_ELEMENTWISE /* y[i] = any body around them (match-ew.c).  */
+};
+
+/* Steps 1-5 of loop.cc for the innermost loop LOOP, looking for MODE,
+   with the region starting at
    its guard when GUARDED.  Returns true when the loop is done with (a
    region recorded, or a reason in *REASON and *KIND); sets *CHANGED when
    it rewrote the function and *BUILT when its region could be built.
    CONSUMED collects the loops of fused regions.  */
-bool nf_loop_attempt (class loop *loop, bool guarded, bool map,
+bool nf_loop_attempt (class loop *loop, bool guarded, enum nf_loop_mode mode,
 		      auto_vec<class loop *> &consumed, enum nf_kind *kind,
 		      const char **reason, bool *changed, bool *built);
 
@@ -21,5 +29,18 @@ bool nf_loop_attempt (class loop *loop, bool guarded, bool map,
    calls functions with vector clones, make the calls unconditional and
    mark the loop for the vectorizer.  Returns true if it changed LOOP.  */
 bool nf_simd_prepare_loop (class loop *loop);
+
+/* Step 2 of nf_simd_prepare_loop alone: in a loop calling the runtime's
+   scalar functions, move the calls under a condition (and the float
+   arithmetic on their results) up to where they run on every
+   iteration.  Returns the number of calls moved, -1 for no such loop.  */
+int nf_simd_hoist_loop (class loop *loop);
+
+/* If-convert LOOP's conditions whose ways are empty blocks (what
+   nf_simd_hoist_loop leaves of ELU's select): each PHI of the join
+   becomes a COND_EXPR and the blocks one, so that the loop is the two
+   blocks the region builder models.  Returns whether it changed LOOP;
+   dominance information is valid after.  */
+bool nf_simd_flatten_loop (class loop *loop);
 
 #endif /* NF_LOOP_H */

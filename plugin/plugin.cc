@@ -7,7 +7,7 @@
      dump-hlo=DIR       write each region as MHLO, StableHLO and Penguin
                         text into the existing directory DIR
      kinds=LIST         comma list of kinds to enable (RMSNorm, MulRedSqrt,
-                        Expm1, Log1p, or all); default all
+                        Expm1, Log1p, Elementwise, or all); default all
      mode=rewrite       find, rewrite and report (default)
      mode=report        find and report only: the code is left unchanged
      disable            load but do nothing
@@ -50,7 +50,8 @@ static const char nf_help[]
     "StableHLO and\n"
     "                                        Penguin text into DIR\n"
     "  -fplugin-arg-neuronfuse-kinds=LIST    kinds to enable: RMSNorm,"
-    "MulRedSqrt,Expm1,Log1p or all\n"
+    "MulRedSqrt,Expm1,Log1p,\n"
+    "                                        Elementwise or all\n"
     "  -fplugin-arg-neuronfuse-mode=rewrite|report\n"
     "                                        report: find and report, "
     "change nothing\n"
@@ -196,7 +197,8 @@ nf_parse_args (const char *name, int argc, struct plugin_argument *argv)
 	      error (G_ ("invalid option argument %<-fplugin-arg-%s-%s=%s%>"),
 		     name, key, arg->value);
 	      inform (UNKNOWN_LOCATION, "valid kinds are %<RMSNorm%>, "
-		      "%<MulRedSqrt%>, %<Expm1%>, %<Log1p%> and %<all%>");
+		      "%<MulRedSqrt%>, %<Expm1%>, %<Log1p%>, %<Elementwise%> "
+		      "and %<all%>");
 	      return false;
 	    }
 	}

@@ -62,6 +62,7 @@
 #include "report.h"
 #include "match.h"
 #include "nf-plugin.h"
+#include "loop-ir.h"
 #include "loop.h"
 
 /* Whether STMT calls a const function whose vector clones exist.  */
@@ -120,6 +121,8 @@ nf_simd_float_arith_p (gimple *stmt)
     case FLOAT_EXPR:
     case NOP_EXPR:
     case CONVERT_EXPR:
+    case MIN_EXPR:
+    case MAX_EXPR:
       break;
     default:
       return false;
@@ -177,14 +180,17 @@ nf_simd_hoist_block (class loop *loop, basic_block bb, basic_block to)
   return calls;
 }
 
-bool
-nf_simd_prepare_loop (class loop *loop)
+/* Steps 1 and 2 for LOOP: the name of the runtime function it calls
+   (NULL: no loop of ours, nothing done) and in *MOVED the number of calls
+   made unconditional.  */
+static const char *
+nf_simd_hoist_1 (class loop *loop, int *n_calls, int *moved)
 {
+  *n_calls = *moved = 0;
   if (loop->inner || !loop->latch || !single_exit (loop)
       || loop->dont_vectorize)
-    return false;
+    return NULL;
   basic_block *bbs = get_loop_body (loop);
-  int n_calls = 0, moved = 0;
   const char *callee = NULL;
   for (unsigned i = 0; i < loop->num_nodes; i++)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]); !gsi_end_p (gsi);
@@ -192,23 +198,209 @@ nf_simd_prepare_loop (class loop *loop)
       if (nf_simd_call_p (gsi_stmt (gsi)))
 	{
 	  tree decl = gimple_call_fndecl (as_a<gcall *> (gsi_stmt (gsi)));
-	  n_calls++;
+	  (*n_calls)++;
 	  if (nf_runtime_fn_p (decl))
 	    callee = IDENTIFIER_POINTER (DECL_NAME (decl));
 	}
   /* Only loops around the rewrite's calls: others are GCC's own.  */
-  if (!callee)
+  if (callee)
+    for (unsigned i = 0; i < loop->num_nodes; i++)
+      {
+	basic_block to = nf_simd_every_iteration (loop, bbs[i]);
+	if (to && to != bbs[i])
+	  *moved += nf_simd_hoist_block (loop, bbs[i], to);
+      }
+  free (bbs);
+  return callee;
+}
+
+int
+nf_simd_hoist_loop (class loop *loop)
+{
+  int n_calls, moved;
+  return nf_simd_hoist_1 (loop, &n_calls, &moved) ? moved : -1;
+}
+
+/* Whether the arm block B holds nothing but statements that may run on
+   every iteration: float arithmetic without memory (an element the
+   select then discards may raise a flag, as a call made unconditional
+   may) and calls of const functions (fminf).  */
+static bool
+nf_simd_movable_bb (basic_block b)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (b);
+       !gsi_end_p (gsi); gsi_next_nondebug (&gsi))
     {
-      free (bbs);
+      gimple *s = gsi_stmt (gsi);
+      if (gimple_code (s) == GIMPLE_GOTO || nf_simd_float_arith_p (s))
+	continue;
+      gcall *call = nf_as_call (s);
+      tree decl = call ? gimple_call_fndecl (call) : NULL_TREE;
+      if (call && decl && TREE_READONLY (decl) && !gimple_vdef (call)
+	  && gimple_call_lhs (call)
+	  && TREE_CODE (gimple_call_lhs (call)) == SSA_NAME
+	  && SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_call_lhs (call)))
+	  && !stmt_can_throw_internal (cfun, call))
+	continue;
       return false;
     }
-  for (unsigned i = 0; i < loop->num_nodes; i++)
+  return true;
+}
+
+/* Move the statements of the arm block B to before the condition that
+   ends CB (nf_simd_movable_bb holds).  */
+static void
+nf_simd_move_arm (basic_block b, basic_block cb)
+{
+  gimple_stmt_iterator dest = gsi_last_bb (cb);
+  for (gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (b);
+       !gsi_end_p (gsi);)
     {
-      basic_block to = nf_simd_every_iteration (loop, bbs[i]);
-      if (to && to != bbs[i])
-	moved += nf_simd_hoist_block (loop, bbs[i], to);
+      gimple *s = gsi_stmt (gsi);
+      if (gimple_code (s) == GIMPLE_GOTO || is_gimple_debug (s))
+	{
+	  gsi_next (&gsi);
+	  continue;
+	}
+      gsi_move_before (&gsi, &dest);
     }
-  free (bbs);
+}
+
+/* The block after the way E of a condition in LOOP: E's destination, or
+   past it when it is a block of LOOP entered only from E that holds
+   only movable statements (*ARM: that block, else NULL).  *INTO is the
+   edge entering the join.  */
+static basic_block
+nf_simd_arm (class loop *loop, edge e, basic_block *arm, edge *into)
+{
+  basic_block b = e->dest;
+  *arm = NULL;
+  *into = e;
+  if (b != loop->latch && b != loop->header && single_pred_p (b)
+      && single_succ_p (b) && gimple_seq_empty_p (phi_nodes (b))
+      && nf_simd_movable_bb (b)
+      && !(single_succ_edge (b)->flags & EDGE_COMPLEX))
+    {
+      *arm = b;
+      *into = single_succ_edge (b);
+      return (*into)->dest;
+    }
+  return b;
+}
+
+/* Flatten the condition ending CB of LOOP if its ways meet in a block of
+   LOOP after at most one block each of statements that may run always:
+   those move to CB, the join's PHIs become COND_EXPRs in CB and the
+   blocks one.  Returns whether it did.  */
+static bool
+nf_simd_flatten_at (class loop *loop, basic_block cb)
+{
+  gimple *last = last_stmt (cb);
+  gcond *cond = last ? dyn_cast<gcond *> (last) : NULL;
+  if (!cond || EDGE_COUNT (cb->succs) != 2)
+    return false;
+  edge te, fe;
+  extract_true_false_edges_from_block (cb, &te, &fe);
+  if ((te->flags | fe->flags) & EDGE_COMPLEX)
+    return false;
+  basic_block tarm, farm;
+  edge tin, fin;
+  basic_block join = nf_simd_arm (loop, te, &tarm, &tin);
+  if (nf_simd_arm (loop, fe, &farm, &fin) != join || join == cb
+      || join == loop->header || !flow_bb_inside_loop_p (loop, join)
+      || EDGE_COUNT (join->preds) != 2 || (!tarm && !farm)
+      || !dominated_by_p (CDI_DOMINATORS, join, cb))
+    return false;
+  /* Every PHI of the join: a value of each way, a virtual one the same
+     on both (the arms are empty).  */
+  for (gphi_iterator pi = gsi_start_phis (join); !gsi_end_p (pi);
+       gsi_next (&pi))
+    {
+      gphi *phi = pi.phi ();
+      if (virtual_operand_p (gimple_phi_result (phi))
+	  && PHI_ARG_DEF_FROM_EDGE (phi, tin) != PHI_ARG_DEF_FROM_EDGE (phi, fin))
+	return false;
+    }
+
+  /* The arms' statements, then the condition as a value, then a select
+     per PHI, before the jump.  */
+  if (tarm)
+    nf_simd_move_arm (tarm, cb);
+  if (farm)
+    nf_simd_move_arm (farm, cb);
+  gimple_stmt_iterator gsi = gsi_for_stmt (cond);
+  tree c = make_ssa_name (boolean_type_node);
+  gassign *ca = gimple_build_assign (c, gimple_cond_code (cond),
+				     gimple_cond_lhs (cond),
+				     gimple_cond_rhs (cond));
+  gimple_set_location (ca, gimple_location (cond));
+  gsi_insert_before (&gsi, ca, GSI_SAME_STMT);
+  for (gphi_iterator pi = gsi_start_phis (join); !gsi_end_p (pi);)
+    {
+      gphi *phi = pi.phi ();
+      tree res = gimple_phi_result (phi);
+      tree tv = PHI_ARG_DEF_FROM_EDGE (phi, tin);
+      tree fv = PHI_ARG_DEF_FROM_EDGE (phi, fin);
+      remove_phi_node (&pi, false);
+      if (virtual_operand_p (res))
+	{
+	  replace_uses_by (res, tv);
+	  release_ssa_name (res);
+	  continue;
+	}
+      gassign *sel = gimple_build_assign (res, COND_EXPR, c, tv, fv);
+      gsi_insert_before (&gsi, sel, GSI_SAME_STMT);
+    }
+  gsi_remove (&gsi, true);
+
+  /* One way from CB to the join, then one block.  */
+  if (tarm)
+    delete_basic_block (tarm);
+  if (farm)
+    delete_basic_block (farm);
+  edge e = find_edge (cb, join);
+  if (!e)
+    e = make_edge (cb, join, EDGE_FALLTHRU);
+  e->flags &= ~(EDGE_TRUE_VALUE | EDGE_FALSE_VALUE);
+  e->flags |= EDGE_FALLTHRU;
+  e->probability = profile_probability::always ();
+  join->count = cb->count;
+  if (can_merge_blocks_p (cb, join))
+    merge_blocks (cb, join);
+  return true;
+}
+
+bool
+nf_simd_flatten_loop (class loop *loop)
+{
+  if (loop->inner || !loop->latch || !single_exit (loop))
+    return false;
+  bool changed = false;
+  for (int round = 0; round < 4; round++)
+    {
+      calculate_dominance_info (CDI_DOMINATORS);
+      basic_block *bbs = get_loop_body_in_dom_order (loop);
+      bool any = false;
+      for (unsigned i = 0; i < loop->num_nodes && !any; i++)
+	any = nf_simd_flatten_at (loop, bbs[i]);
+      free (bbs);
+      if (!any)
+	break;
+      free_dominance_info (CDI_DOMINATORS);
+      changed = true;
+    }
+  if (changed)
+    calculate_dominance_info (CDI_DOMINATORS);
+  return changed;
+}
+
+bool
+nf_simd_prepare_loop (class loop *loop)
+{
+  int n_calls, moved;
+  const char *callee = nf_simd_hoist_1 (loop, &n_calls, &moved);
+  if (!callee)
+    return false;
 
   bool mark = flag_tree_loop_vectorize && !loop->force_vectorize;
   if (mark)
