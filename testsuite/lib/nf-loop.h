@@ -94,6 +94,11 @@ NF_LOOP_WRAP (nf_log1p_f32, void, (float *y, const float *x, size_t n),
 	      (y, x, n), )
 NF_LOOP_WRAP (nf_log1p_f64, void, (double *y, const double *x, size_t n),
 	      (y, x, n), )
+NF_LOOP_WRAP (nf_elementwise, void,
+	      (void *y, const void *x0, const void *x1, size_t n,
+	       const unsigned char *prog, double s0, double s1, double s2,
+	       double s3),
+	      (y, x0, x1, n, prog, s0, s1, s2, s3), )
 
 /* The row lengths every test runs, and the longest.  */
 static const size_t nf_loop_ns[] = { 0, 1, 7, 33, 4096 };
