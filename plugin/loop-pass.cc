@@ -362,7 +362,12 @@ nf_loop_ew_attempt (class loop *loop, auto_vec<class loop *> &consumed,
 		       changed, &built);
     }
   if (consumed.length () > n)
-    return true;
+    {
+      /* The original loop is the call's fallback, for short runs and
+	 overlaps: vectorized through the clones, as without a program.  */
+      nf_simd_mark_fallback (loop);
+      return true;
+    }
   if (built && why && k == NF_KIND_ELEMENTWISE)
     *kind = k, *reason = why;
   return false;

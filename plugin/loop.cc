@@ -295,6 +295,13 @@ nf_loop_check_ew (struct nf_lregion *g, const nf_match *m,
     }
   if (integer_zerop (c->ok))
     return "the output partially overlaps the input";
+  /* Short runs are the original loop's.  */
+  tree enough = fold_build2 (GE_EXPR, boolean_type_node,
+			     fold_convert (size_type_node, count),
+			     size_int (NF_EW_MIN_N));
+  if (integer_zerop (enough))
+    return "the loop runs too few times for a call to pay";
+  c->ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, c->ok, enough);
   c->args[3] = fold_convert (size_type_node, count);
   tree uchar = build_qualified_type (unsigned_char_type_node, TYPE_QUAL_CONST);
   c->args[4] = fold_convert (build_pointer_type (uchar),

@@ -30,6 +30,11 @@ bool nf_loop_attempt (class loop *loop, bool guarded, enum nf_loop_mode mode,
    mark the loop for the vectorizer.  Returns true if it changed LOOP.  */
 bool nf_simd_prepare_loop (class loop *loop);
 
+/* Mark LOOP, the fallback of an Elementwise call whose calls
+   nf_simd_hoist_loop made unconditional, for the vectorizer, without a
+   remark: the short and overlapping runs the call leaves to it.  */
+void nf_simd_mark_fallback (class loop *loop);
+
 /* Step 2 of nf_simd_prepare_loop alone: in a loop calling the runtime's
    scalar functions, move the calls under a condition (and the float
    arithmetic on their results) up to where they run on every

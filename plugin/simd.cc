@@ -394,6 +394,17 @@ nf_simd_flatten_loop (class loop *loop)
   return changed;
 }
 
+void
+nf_simd_mark_fallback (class loop *loop)
+{
+  if (flag_tree_loop_vectorize && !loop->force_vectorize
+      && !loop->dont_vectorize)
+    {
+      loop->force_vectorize = true;
+      cfun->has_force_vectorize_loops = true;
+    }
+}
+
 bool
 nf_simd_prepare_loop (class loop *loop)
 {
