@@ -14,13 +14,20 @@
    exp and expm1:
    1. z = x 64/ln2 in double (relative error 2^-53), m = nearest
       integer to z (by adding and subtracting 0x1.8p52, which leaves m in
-      the low bits of the sum), t = z - m exactly, |t| <= 1/2.  m = 64 k
-      + j: S = 2^k 2^(j/64), from the table of 2^(j/64) (bits minus j <<
-      46) plus m << 46, one integer addition.
+      the low bits of the sum), t = z - m exactly, |t| <= 1/2.  The FMA
+      variant instead: m from fmaf (x, 64/ln2 rounded to float, 0x1.8p23)
+      (x's float, no conversion on the way to the table's address; m is
+      the nearest integer or, within 2^-12 of a half-integer, its
+      neighbour: |t| <= 1/2 + 2^-12, where the polynomials' errors, fits
+      on [-1/2, 1/2], have grown by less than 1%), t = fma (x, 64/ln2,
+      -m) rounded once (no rounding of z).  m = 64 k + j: S = 2^k
+      2^(j/64), from the table of 2^(j/64) (bits minus j << 46) plus m <<
+      46, one integer addition (on x86-64 in the vector unit: psllq,
+      paddq; only j goes through a general register).
    2. 2^(t/64) - 1 = t G(t), G of degree 4 (expm1: relative error of
       t G below 2^-51.0) or 3 (exp: 2^-47.5 relative to 1 + t G).
-   3. expm1 (x) = (S t) G - (1 - S), exp (x) = S (1 + t G), each rounded
-      to float once.  For m = 0 (|x| < ln2/128), S = 1 and expm1 (x) =
+   3. expm1 (x) = (S t) G - (1 - S), exp (x) = (S t) G + S, each rounded
+      to float once (S t formed while G is: one FMA after G).  For m = 0 (|x| < ln2/128), S = 1 and expm1 (x) =
       t G (1 - S = 0: no cancellation, and -0 gives -0 as t = -0, t G =
       -0 and -0 - 0 = -0); for m != 0, |expm1 (x)| >= 0.0054, and S - 1
       is exact or (|k| > 0) rounded relative to a result of its size.
@@ -28,10 +35,11 @@
    relative to expm1 (x) at most 2^-46.5 (|x| <= 88.7), and less than
    2^-52 for small |x|; S's rounding (2^-53 absolute in 2^(j/64))
    relative to a result >= 0.0054 at most 2^-45.5 (m = +-1), the
-   polynomial's 2^-51.0 and four roundings of 2^-53 each: relative error
-   of the double result below 2^-44.8, so within 0.5 ulp + 2^-20.8 ulp
-   after the rounding to float.  exp: the same without the cancellation:
-   2^-46.5 (z), 2^-47.5 (G), four roundings: below 2^-45.5, 0.5 ulp +
+   polynomial's 2^-51.0 and five roundings of 2^-53 each (G by Estrin's
+   scheme): relative error of the double result below 2^-44.8, so within
+   0.5 ulp + 2^-20.8 ulp after the rounding to float.  exp: the same
+   without the cancellation: 2^-46.5 (z), 2^-47.5 (G), four roundings and
+   S t's (2^-53 of a term below 0.0055 S): below 2^-45.5, 0.5 ulp +
    2^-21.5 ulp (subnormal results: the same absolute error, smaller in
    their ulps).
    log1p:
@@ -42,12 +50,17 @@
       [0.6914, 1.3828): the bits of z - OFF pick one of 64 buckets, R =
       1 / the bucket's centre rounded, T = -log (R) rounded.  The bucket
       of 1 ([1 - 2^-8, 1 + 2^-7)) has its centre at 1 (OFF is chosen so),
-      R = 1 and T = 0.
+      R = 1 and T = 0.  k and the bucket are read off the float 1 + x
+      (one float addition from x, not the double's bits: the table's
+      address is ready sooner); where that rounds across a bucket
+      boundary, z = u 2^-k (from the double u) is within 2^-24 of the
+      bucket's range and r below within the range g is fitted on.
    3. r = z R - 1, |r| <= 2^-7 (exact for the bucket of 1); log1p (x) =
       (k ln2 + T + r) + r^2 g(r), g of degree 4 (relative error of
-      r + r^2 g below 2^-48.8).
+      r + r^2 g below 2^-48.8), summed as ((k ln2 + T + r) + r^2 (G0 +
+      G1 r)) + r^4 (G2 + G3 r + G4 r^2): two FMAs after r^4.
    Error: for the bucket of 1 and k = 0, r = x exactly and the result is
-   r + r^2 g with the polynomial's error and two roundings: 2^-48.5
+   r + r^2 g with the polynomial's error and three roundings: 2^-48.4
    relative.  Elsewhere |log1p (x)| >= 2^-8, and the rounding of z R
    (2^-53 absolute), of T, k ln2 and the sums add up to below 2^-44.5
    relative (the sum k ln2 + T cancels at most by a factor of 3, k = +-1):
@@ -59,6 +72,11 @@
    which are as accurate but round differently: scalar and vector forms
    may differ in the last bit on the few inputs that are not correctly
    rounded.
+
+   The hot path's range test is one unsigned compare of x's bits
+   doubled (|x| >= 88: expf, expm1f), or two compares of x's bits
+   (log1pf: |x| < 2^-29 or not finite, x <= -1), done before the
+   conversion to double.
 
    Errno as glibc 2.36 sets it: expf, ERANGE when a finite x overflows (x
    > 0x1.62e42ep6) and when exp (x) < 2^-149 (x < -0x1.9d1d9ep6, the
@@ -88,6 +106,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#if defined __x86_64__
+#include <immintrin.h>
+#endif
 
 static inline uint32_t
 asuint (float f)
@@ -113,10 +134,12 @@ asdouble (uint64_t u)
   return d;
 }
 
-/* The top 12 bits of a float's pattern without the sign: |x| >= 88 (or
-   Inf, NaN) iff at least TOP12_88.  */
+/* The top 12 bits of a float's pattern without the sign.  */
 #define TOP12(x) ((asuint (x) >> 20) & 0x7ff)
-#define TOP12_88 0x42b
+/* |x| >= 88 (or Inf, NaN) iff OUTSIDE_88 (x): the pattern doubled (the
+   sign shifted out) compared once, unsigned (two instructions and the
+   branch on the hot path; TOP12's shift and mask took one more).  */
+#define OUTSIDE_88(x) (asuint (x) * 2u >= 0x42b00000u * 2u)
 
 /* Below NF_EXPF_UFLOW0 (simd.h: below NF_EXPF_UFLOW_ERRNO glibc sets
    ERANGE), exp (x) rounds to 0.  */
@@ -124,6 +147,8 @@ asdouble (uint64_t u)
 
 #define SHIFT 0x1.8p52
 #define INV_LN2_64 0x1.71547652b82fep+6
+#define SHIFTF 0x1.8p23f
+#define INV_LN2_64F 0x1.715476p+6f
 
 /* Polynomials by runtime/tools/scalarf-coeffs.py, on [-1/2, 1/2] (G)
    and [-0.00782, 0.00782] (g), Remez for the absolute error of G and g;
@@ -177,6 +202,9 @@ static const uint64_t exp_tab[64] = {
    2^46); {R_i, T_i} = {1 / its centre, -log (R_i)}, each rounded to
    double; R_39 = 1 (the centre of bucket 39 is 1).  */
 #define LOG1PF_OFF 0x3fe6200000000000u
+/* The same bound as a float pattern: the top 6 bits of the significand
+   are bits 17..22 there.  */
+#define LOG1PF_OFF32 0x3f310000u
 #define LN2 0x1.62e42fefa39efp-1
 static const struct
 {
@@ -255,15 +283,67 @@ static const struct
    differ in the last bit where a result is not correctly rounded.  */
 #define MADD(a, b, c) (fma ? __builtin_fma (a, b, c) : (a) * (b) + (c))
 
-/* X/(ln2/64) = m + t: returns t, sets *S = 2^(m/64).  |x| < 88.8.  */
+/* X/(ln2/64) = m + t: returns t, sets *S = 2^(m/64).  |x| < 88.8.
+   FMA: m from one fused x 64/ln2 + SHIFT, and t = x 64/ln2 - m in one
+   more, rounded once (without: z = x 64/ln2 rounded, then m and z - m,
+   exact): one operation less on the path to t, and t no less accurate
+   (the rounding of z, |x| 2^-53 in the exponent, is gone; 64/ln2's own
+   rounding, as much again, remains).  On x86-64, S is built in the
+   vector unit: m << 46 by psllq, plus the table entry by paddq, only
+   j's 6 bits through a general register (for the load's address): one
+   round trip and two instructions less than the integer sum.  */
 static inline __attribute__ ((always_inline)) double
-exp_reduce (float x, double *s)
+exp_scale (double kd)
 {
-  double z = (double) x * INV_LN2_64;
-  double kd = z + SHIFT;
+#if defined __x86_64__
+  __m128i zi = _mm_castpd_si128 (_mm_set_sd (kd));
+  unsigned j = (unsigned) _mm_cvtsi128_si32 (zi) % 64;
+  __m128i sb = _mm_add_epi64 (_mm_slli_epi64 (zi, 46),
+			      _mm_loadl_epi64 ((const __m128i *) &exp_tab[j]));
+  return _mm_cvtsd_f64 (_mm_castsi128_pd (sb));
+#else
   uint64_t ki = asuint64 (kd);
+  return asdouble (exp_tab[ki % 64] + (ki << 46));
+#endif
+}
+
+static inline __attribute__ ((always_inline)) double
+exp_reduce (float x, double *s, int fma)
+{
+  double xd = (double) x;
+#if defined __x86_64__
+  if (fma)
+    {
+      /* m from x in float, fmaf (x, 64/ln2, 0x1.8p23f): S's load
+	 address comes from a float that needs no conversion first, and
+	 S is ready before t (where it was the last input of the result).
+	 64/ln2 rounded to float makes m the nearest integer to x 64/ln2
+	 or, within 2^-12 of a half-integer, its neighbour: |t| <= 1/2 +
+	 2^-12, where G's error (a minimax fit on [-1/2, 1/2]) has grown
+	 by less than 1%.  psllq puts m's low 18 bits, all that S needs,
+	 at bit 46 whatever the upper half of the register holds.  */
+      float zf = __builtin_fmaf (x, INV_LN2_64F, SHIFTF);
+      double kd = (double) (zf - SHIFTF);
+      __m128i zi = _mm_castps_si128 (_mm_set_ss (zf));
+      unsigned j = (unsigned) _mm_cvtsi128_si32 (zi) % 64;
+      __m128i sb
+	= _mm_add_epi64 (_mm_slli_epi64 (zi, 46),
+			 _mm_loadl_epi64 ((const __m128i *) &exp_tab[j]));
+      *s = _mm_cvtsd_f64 (_mm_castsi128_pd (sb));
+      return __builtin_fma (xd, INV_LN2_64, -kd);
+    }
+#endif
+  if (fma)
+    {
+      double kd = __builtin_fma (xd, INV_LN2_64, SHIFT);
+      *s = exp_scale (kd);
+      kd -= SHIFT;
+      return __builtin_fma (xd, INV_LN2_64, -kd);
+    }
+  double z = xd * INV_LN2_64;
+  double kd = z + SHIFT;
+  *s = exp_scale (kd);
   kd -= SHIFT;
-  *s = asdouble (exp_tab[ki % 64] + (ki << 46));
   return z - kd;
 }
 
@@ -271,12 +351,15 @@ exp_reduce (float x, double *s)
 static inline __attribute__ ((always_inline)) float
 expf_core (float x, int fma)
 {
-  double s, t = exp_reduce (x, &s);
+  double s, t = exp_reduce (x, &s, fma);
   double t2 = t * t;
   double g = MADD (t2, MADD (EXPF_G3, t, EXPF_G2), MADD (EXPF_G1, t, EXPF_G0));
-  /* S (1 + t G), S last: its bits come from the integer unit, later
-  than t.  */
-  return (float) (s * MADD (t, g, 1.0));
+  /* (S t) G + S: S t is formed while G is, so the last step is one
+     FMA after G (S (1 + t G) took one more, on the path of a call's
+     result: what a chain of calls, as mish's expf -> log1pf -> tanhf,
+     waits for).  S t's rounding is 2^-53 of a term below 0.0055 S.  */
+  return (float) MADD (s * t, g, s);
+
 }
 
 /* expf of |x| >= 88, Inf and NaN, with glibc's errno: a function of its
@@ -306,7 +389,7 @@ expf_special (float x, int fma)
 static inline __attribute__ ((always_inline)) float
 expf_body (float x, int fma, float (*special) (float))
 {
-  if (__builtin_expect (TOP12 (x) >= TOP12_88, 0))
+  if (__builtin_expect (OUTSIDE_88 (x), 0))
     return special (x);
   return expf_core (x, fma);
 }
@@ -314,7 +397,7 @@ expf_body (float x, int fma, float (*special) (float))
 static inline __attribute__ ((always_inline)) float
 expm1f_body (float x, int fma)
 {
-  if (__builtin_expect (TOP12 (x) >= TOP12_88, 0))
+  if (__builtin_expect (OUTSIDE_88 (x), 0))
     {
       if (x != x)
 	return x + x;
@@ -327,10 +410,14 @@ expm1f_body (float x, int fma)
 	  return INFINITY;
 	}
     }
-  double s, t = exp_reduce (x, &s);
+  double s, t = exp_reduce (x, &s, fma);
+  /* G = (G0 + G1 t) + t^2 (G2 + G3 t) + t^4 G4: two FMAs after t^2
+     and t^4, not three after t^2.  */
   double t2 = t * t;
-  double g = MADD (t2, MADD (EXPM1F_G4, t2, MADD (EXPM1F_G3, t, EXPM1F_G2)),
-		   MADD (EXPM1F_G1, t, EXPM1F_G0));
+  double t4 = t2 * t2;
+  double g = MADD (t4, EXPM1F_G4,
+		   MADD (t2, MADD (EXPM1F_G3, t, EXPM1F_G2),
+			 MADD (EXPM1F_G1, t, EXPM1F_G0)));
   /* (S t) G - (1 - S): for m = 0, 1 - S = +0 and S t = t, so x = -0
      gives -0 - +0 = -0.  */
   return (float) MADD (s * t, g, -(1.0 - s));
@@ -358,23 +445,41 @@ log1pf_special (float x)
 static inline __attribute__ ((always_inline)) float
 log1pf_body (float x, int fma)
 {
-  double u = 1.0 + (double) x;
-  uint64_t iu = asuint64 (u);
-  /* Out of the main path: u <= 0 (x <= -1), u NaN or +Inf, tiny x.  */
-  if (__builtin_expect (iu - 1 >= 0x7ff0000000000000u - 1
-			  || (asuint (x) & 0x7fffffff) < 0x31000000,
+  /* Out of the main path, on x's bits (no wait for 1 + x, no 64-bit
+     constants): |x| < 2^-29 or not finite (the first compare: tiny
+     magnitudes wrap around), and x <= -1 (-Inf and negative NaNs
+     included).  */
+  uint32_t ix = asuint (x);
+  if (__builtin_expect ((ix & 0x7fffffff) - 0x31000000u
+			    >= 0x7f800000u - 0x31000000u
+			  || ix >= 0xbf800000u,
 			0))
     return log1pf_special (x);
-  uint64_t tmp = iu - LOG1PF_OFF;
-  unsigned i = (tmp >> 46) % 64;
-  double kd = (double) ((int64_t) tmp >> 52);
-  double z = asdouble (iu - (tmp & 0xfffull << 52));
-  double r = MADD (z, log1p_tab[i].r, -1.0);
-  double w = MADD (kd, LN2, log1p_tab[i].t);
+  /* The bucket and k from 1 + x rounded to float (one float addition
+     from x, then its 32-bit pattern: the table load's address is ready
+     long before the double's bits would be), z = u 2^-k from the double
+     u = 1 + x (exact).  Where the float sum rounds across a bucket
+     boundary (or up to a power of two), R is the neighbour's and z R - 1
+     lies beyond the bucket's range by at most 2^-24: r stays within the
+     range g is fitted on.  */
+  double u = 1.0 + (double) x;
+  uint32_t tmp = asuint (1.0f + x) - LOG1PF_OFF32;
+  /* The entry's byte offset, 16 i, in one shift and mask.  */
+  const double *e = (const double *) ((const char *) log1p_tab
+				      + ((tmp >> 13) & (63 << 4)));
+  int32_t k = (int32_t) tmp >> 23;
+  double kd = (double) k;
+  double z = asdouble (asuint64 (u) - ((uint64_t) (int64_t) k << 52));
+  double r = MADD (z, e[0], -1.0);
+  double w = MADD (kd, LN2, e[1]);
+  /* (w + r) + r^2 (G0 + G1 r) + r^4 (G2 + G3 r + G4 r^2): two FMAs
+     after r^4 (Horner's form of g took three after r^2, then one
+     more).  */
   double r2 = r * r;
-  double g = MADD (r2, MADD (LOG1PF_G4, r2, MADD (LOG1PF_G3, r, LOG1PF_G2)),
-		   MADD (LOG1PF_G1, r, LOG1PF_G0));
-  return (float) MADD (r2, g, w + r);
+  double r4 = r2 * r2;
+  double lo = MADD (r2, MADD (LOG1PF_G1, r, LOG1PF_G0), w + r);
+  double hi = MADD (LOG1PF_G4, r2, MADD (LOG1PF_G3, r, LOG1PF_G2));
+  return (float) MADD (r4, hi, lo);
 }
 
 /* The variants: nf_F_sse2 (any x86-64 and any other target) and, on
@@ -449,4 +554,25 @@ NF_RESOLVER (expf)
 NF_RESOLVER (expm1f)
 NF_RESOLVER (log1pf)
 #undef NF_RESOLVER
+
+/* The names the plugin calls under -funsafe-math-optimizations
+   (neuronfuse.h): the same functions, resolved the same way (they were
+   functions of generic/fast.c calling nf_expm1f and nf_log1pf, two more
+   jumps per call through the library's own PLT).  Their vector clones
+   are simd-fast.c's.  */
+#if defined __x86_64__ && defined __gnu_linux__
+float nf_expm1f_fast (float) __attribute__ ((ifunc ("resolve_expm1f")));
+float nf_log1pf_fast (float) __attribute__ ((ifunc ("resolve_log1pf")));
+#else
+float
+nf_expm1f_fast (float x)
+{
+  return nf_expm1f_sse2 (x);
+}
+float
+nf_log1pf_fast (float x)
+{
+  return nf_log1pf_sse2 (x);
+}
+#endif
 #endif

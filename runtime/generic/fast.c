@@ -1,5 +1,4 @@
-/* fast.c: the generic variants of the fast-math f32 kernels and the
-   fast-math scalar entry points.
+/* fast.c: the generic variants of the fast-math f32 kernels.
 
    nf_expm1_fast_f32_generic / nf_log1p_fast_f32_generic are the accurate
    generic kernels (double evaluation, 0.5 ulp + 2^-29): without vector
@@ -8,9 +7,10 @@
    variants are in x86/expm1-fast-*.c and x86/log1p-fast-*.c.
 
    nf_expm1f_fast / nf_log1pf_fast, the names the plugin calls for scalar
-   code under -funsafe-math-optimizations: nf_expm1f / nf_log1pf (0.5
-   ulp, errno as they set it), the fastest scalar forms the library has;
-   their vector-ABI clones are simd-fast.c's (the fast float cores).
+   code under -funsafe-math-optimizations, are nf_expm1f / nf_log1pf
+   (0.5 ulp, errno as they set it), the fastest scalar forms the library
+   has: scalarf.c resolves them to the same variants; their vector-ABI
+   clones are simd-fast.c's (the fast float cores).
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
@@ -32,16 +32,4 @@ void
 nf_log1p_fast_f32_generic (float *y, const float *x, size_t n)
 {
   nf_log1p_f32_generic (y, x, n);
-}
-
-float
-nf_expm1f_fast (float x)
-{
-  return nf_expm1f (x);
-}
-
-float
-nf_log1pf_fast (float x)
-{
-  return nf_log1pf (x);
 }
