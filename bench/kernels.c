@@ -874,6 +874,55 @@ bench_program (const char *what, void (*k) (void), void (*kf) (void),
   add_row (w, v[1].med, "loop fast", v[4].med, N, 0, fast_ok && native_ok);
 }
 
+/* nf_elementwise's cost per call on short arrays: the ELU program over
+   n = 1 to 1024 floats against the -O2 loop, the two interleaved per n.
+   What a call costs beyond its blocks (finding the decoded program,
+   laying out the call) is what the plugin's minimum n for the call
+   weighs against the loop's per-element cost.  */
+static size_t ew_short_n;
+static void
+k_elu_short (void)
+{
+  nf_elementwise (yf, xf_exp, NULL, ew_short_n, ew_elu, ELU_ALPHA, 0, 0, 0);
+}
+static void
+o2_elu_short (void)
+{
+  naive_o2_elu_f32 (yf, xf_exp, (int) ew_short_n, ELU_ALPHA);
+}
+
+static void
+bench_elu_short (int reps)
+{
+  static const size_t ns[] = { 1, 4, 16, 32, 64, 128, 256, 1024 };
+  for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+    {
+      ew_short_n = ns[i];
+      poison (yf, sizeof yf);
+      o2_elu_short ();
+      memcpy (reff, yf, sizeof reff);
+      poison (yf, sizeof yf);
+      k_elu_short ();
+      int ok = close_f32 ("elu program", yf, reff, ns[i], 1e-5, 1e-6);
+      /* Nothing past n written.  */
+      ok &= isnan (yf[ns[i]]);
+      struct variant v[] = { { "program", k_elu_short, 0, { 0 }, 0 },
+			     { "-O2", o2_elu_short, 0, { 0 }, 0 } };
+      time_group (v, 2, reps, SAMPLE_NS);
+      struct row *r = &table[nrows++];
+      snprintf (r->workload, sizeof r->workload,
+		"elu f32, n = %zu (cache), per call", ns[i]);
+      snprintf (r->kernel, sizeof r->kernel, "%.0f ns/call", v[0].med);
+      snprintf (r->baseline, sizeof r->baseline, "loop -O2 %.0f ns/call",
+		v[1].med);
+      r->ratio = v[1].med / v[0].med;
+      r->goal = 0;
+      r->wrong = !ok;
+      if (!ok)
+	broken = 1;
+    }
+}
+
 /* The two norms.  */
 static void
 bench_nrm2 (int reps)
@@ -1187,6 +1236,7 @@ main (int argc, char **argv)
 		 cache_reps);
   bench_program ("softplus", k_softplus, k_softplus_fast, o2_softplus,
 		 ofast_softplus, fast_softplus, cache_reps);
+  bench_elu_short (cache_reps);
   bench_nrm2 (cache_reps);
 calls:
   bench_calls_exp (cache_reps);

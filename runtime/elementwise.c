@@ -16,46 +16,91 @@
    cheap while the block stays in L1.
 
    Steps of a call:
-   1. Check the whole program (check_program): the header's ranges, each
-      instruction's opcode, types, registers and aux byte, and, by
-      following the type of each register through the program, that
-      every register read was written before with the type the operation
-      takes.  Any break of ewprog.h's layout is a compiler bug: a message
-      on stderr, then abort ().  n == 0 returns after the check.
-   2. Decode (plan_program): drop the instructions whose results nothing
-      stored depends on; make each LOAD a view of its input (no copy);
-      fuse two patterns, each saving a pass over the block: expm1 (u) + 0
-      and log1p (u) + 0 (the encoder's way of keeping exp (u) - 1's +0)
-      become the _pz kernel, and a SELECT of a CMP nothing else reads one
-      step; give the distinct PARAM and CONST values constant slots,
-      filled once per call; give every other result a register slot by
-      a linear scan over the values' lifetimes, the lowest slot free at
-      that instruction, so that a result never goes to a slot one of its
-      operands is in (the step loops take restrict pointers) and at most
-      NF_EW_MAX_REGS + 1 slots are used; pick the array kernels of the
-      transcendentals (the fast f32 ones under NF_EW_FLAG_FAST); and,
-      when y cannot be one of the arrays read after it (in place, y ==
-      x0 or x1 is allowed), let the step that computes the stored value
-      write y directly instead of a last copy.
-   3. Run the plan through the dispatch table (ew_run): blocks of
-      NF_EW_BLOCK elements, a tail padded to a multiple of 16
-      (ew-run-tmpl.h).
-      errno is saved before and restored after: the libm calls of f32
-      LOG and f64 EXP and LOG may set it, the interpreter never does.
+   0. Look the program up in the cache of decoded programs (cache_find):
+      a hit is an entry made at the same address whose copy of the
+      program's bytes is the program's bytes now (compared in full, 8
+      bytes at a time: 88 bytes for ELU), and skips steps 1 and 2.  Only
+      the bytes make a hit: a program rewritten in place, or another one
+      at the address of an unloaded library's, is a miss, never a wrong
+      plan.
+   1. On a miss, check the whole program (check_program): the header's
+      ranges, each instruction's opcode, types, registers and aux byte,
+      and, by following the type of each register through the program,
+      that every register read was written before with the type the
+      operation takes.  Any break of ewprog.h's layout is a compiler
+      bug: a message on stderr, then abort ().  n == 0 returns after
+      the check (or after a hit: a cached program passed it).
+   2. Decode (plan_program) a copy of the bytes into a new entry, which
+      nothing about the call enters (not the scalars, not y's address),
+      so that it serves every later call: drop the instructions whose
+      results nothing stored depends on; make each LOAD a view of its
+      input (no copy); fuse two patterns, each saving a pass over the
+      block: expm1 (u) + 0 and log1p (u) + 0 with a CONST +0 (the
+      encoder's way of keeping exp (u) - 1's +0) become the _pz kernel,
+      and a SELECT of a CMP nothing else reads one step; give the PARAMs
+      (one per scalar and type: at most 8, all fit) and then the
+      distinct CONST values constant slots, filled once per call; give
+      every other result a register slot by a linear scan over the
+      values' lifetimes, the lowest slot free at that instruction, so
+      that a result never goes to a slot one of its operands is in (the
+      step loops take restrict pointers) and at most NF_EW_MAX_REGS + 1
+      slots are used; pick the array kernels of the transcendentals (the
+      fast f32 ones under NF_EW_FLAG_FAST); and note the step computing
+      the stored value and the inputs it reads, so that a call whose y
+      is none of them (in place, y == x0 or x1, is allowed otherwise)
+      has it write y directly instead of a last copy.  Then publish the
+      entry (cache_publish).
+   3. Run (run_code): the call's plan on the stack (the decoded program,
+      the constant slots' values with the call's scalars, whether y is
+      written directly), through the interpreter of the dispatch table
+      (ew_run): blocks of NF_EW_BLOCK elements, a last one of a multiple
+      of 16 also on the caller's arrays, else padded (ew-run-tmpl.h).
+      errno is saved before and restored after when the program has a
+      transcendental step: the libm calls of f32 LOG and f64 EXP and
+      LOG, and the generic array kernels (libm's expm1 and log1p), may
+      set it; the interpreter itself never does.
+
+   The cache: a table of EW_CACHE_SLOTS pointers, a program's entry in
+   one of the EW_CACHE_WAYS slots from a hash of its address, the first
+   free one.  An entry (malloc'd: the address, a copy of the bytes, the
+   decoded program) is complete before a CAS publishes it into a free
+   slot (release; the lookup's loads acquire), and never changes after:
+   the hit path takes no lock and writes nothing shared.  Two threads
+   missing the same program both decode it; one CAS wins, the other
+   frees its entry after its call.  When the program's ways are all
+   taken (more than EW_CACHE_SLOTS programs, or stale entries of
+   rewritten buffers or unloaded libraries), or malloc fails, the
+   program is decoded on the stack for the call alone: correct, at the
+   old cost.  Entries are never freed (bounded: EW_CACHE_SLOTS of at
+   most 1.5 KiB): a stale one is only a slot that no call finds again.
 
    Block size: measured on the ELU program over 4096 (16384) floats in
    cache, AVX-512 on Zen 4: 128 elements 0.66 (0.63) ns per element, 256
    0.64 (0.61), 512 0.67 (0.64); the expm1 kernel alone 0.47.  256 also
-   bounds the stack at 49 KiB (6 to 10 KiB for the usual programs).
+   bounds the stack at 47 KiB (6 to 10 KiB for the usual programs; a
+   call on fewer elements lays out slots only as long as it needs).
 
-   Cost of a call beyond the blocks: the check and the plan, about 0.14
-   us for the 9 instructions of ELU (0.035 ns per element of 4096); a
-   call on a few elements costs that much whatever n.
+   Cost of a call beyond the blocks (ELU f32, AVX-512, Zen 4, the fastest
+   of 41 interleaved samples, ns per call, then the plain -O2 loop):
 
-   Limitations: no threads (a big n runs on the caller's thread); no
-   cache of plans (a program is checked and decoded on every call);
-   CONVERT to BOOL is not in ewprog.h and rejected; the aux byte of
-   operations that have none, and STORE's destination, are not checked.
+     n            1     4    16    32    64   128   256  1024
+     uncached   170   168   152   161   180   220   290   749
+     cached      48    47    37    44    67   100   180   643
+     loop -O2     5    11    35    60   118   233   462  1831
+
+   The check and the decoding were about 0.11 us of the old cost (72% of
+   a short call's profile); what remains at n = 16 is the lookup and the
+   call's plan (5 ns), the interpreter's setup and step dispatch (15
+   ns), the expm1 kernel on 16 elements (12 ns) and the other steps.  A
+   padded last block (n below 256 and not a multiple of 16) costs about
+   10 ns more.  The program overtakes the loop between n = 16 and 32.
+
+   Limitations: no threads (a big n runs on the caller's thread); the
+   cache knows a program by its address first (the same bytes at two
+   addresses are two entries; a buffer rewritten with many programs
+   fills its ways with them); CONVERT to BOOL is not in ewprog.h and
+   rejected; the aux byte of operations that have none, and STORE's
+   destination, are not checked.
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
@@ -289,24 +334,22 @@ step_kernel (const unsigned char *in)
     }
 }
 
-/* The value of a PARAM or CONST instruction IN of PROG (NINSNS
-   instructions), rounded to its type, the scalars at S.  */
+/* The value of a CONST instruction IN of PROG (NINSNS instructions),
+   rounded to its type.  */
 static double
-imm_value (const unsigned char *prog, unsigned ninsns, const unsigned char *in,
-	   const double *s)
+const_value (const unsigned char *prog, unsigned ninsns,
+	     const unsigned char *in)
 {
-  double v
-    = in[0] == NF_EW_PARAM ? s[in[6]] : program_const (prog, ninsns, in[6]);
+  double v = program_const (prog, ninsns, in[6]);
   return in[1] == NF_EW_F64 ? v : (double) (float) v;
 }
 
-/* Decode PROG (checked) into P for a call with Y, X0, X1 and the
-   scalars S[0..3] (step 2).  Values are named by the instruction that
-   computes them; OPV[k] are the values instruction k reads (up to four
-   once a CMP is fused into its SELECT), KERN[k] its step kernel.  */
+/* Decode PROG (checked) into P (step 2), for every call: nothing here
+   depends on a call's arguments.  Values are named by the instruction
+   that computes them; OPV[k] are the values instruction k reads (up to
+   four once a CMP is fused into its SELECT), KERN[k] its step kernel.  */
 static void
-plan_program (struct nf_ew_plan *p, const unsigned char *prog, void *y,
-	      const void *x0, const void *x1, const double *s)
+plan_program (struct nf_ew_code *p, const unsigned char *prog)
 {
   unsigned ninsns = prog[1], st_k = ninsns - 1;
   int fast = prog[3] & NF_EW_FLAG_FAST;
@@ -331,7 +374,8 @@ plan_program (struct nf_ew_plan *p, const unsigned char *prog, void *y,
   /* Peepholes, each saving a pass over the block:
      - expm1 (u) + 0 and log1p (u) + 0 (how the encoder keeps the +0 of
        exp (u) - 1 and log (1 + u)): the _pz kernel, where expm1 (u) has
-       no other reader (there is no fast _pz kernel);
+       no other reader (there is no fast _pz kernel) and 0 is a CONST (a
+       PARAM's value is the call's: not known here);
      - SELECT of a CMP of its own type that nothing else reads: one
        step, the comparison inside the select's loop.
      A replaced instruction is GONE; its readers read REPL instead.  */
@@ -348,9 +392,9 @@ plan_program (struct nf_ew_plan *p, const unsigned char *prog, void *y,
 	    unsigned u = opv[k][j], z = opv[k][1 - j];
 	    unsigned uop = INSN (u)[0], zop = INSN (z)[0];
 	    if ((uop != NF_EW_EXPM1 && uop != NF_EW_LOG1P) || nread[u] != 1
-		|| (zop != NF_EW_PARAM && zop != NF_EW_CONST))
+		|| zop != NF_EW_CONST)
 	      continue;
-	    double zv = imm_value (prog, ninsns, INSN (z), s);
+	    double zv = const_value (prog, ninsns, INSN (z));
 	    uint64_t zb;
 	    memcpy (&zb, &zv, sizeof zb);
 	    if (zb != 0) /* +0.0 only.  */
@@ -398,9 +442,33 @@ plan_program (struct nf_ew_plan *p, const unsigned char *prog, void *y,
 					     : 0;
   p->ysize = prog[5] == NF_EW_F64 ? 8 : 4;
 
+  /* The constant slots: first the live PARAMs, one per scalar and type
+     (at most NF_EW_CSLOTS: all fit), their values the call's; then the
+     live CONSTs, one per type and value, while slots remain.  CSLOT[v]:
+     value v's slot, NF_EW_NONE8 for a CONST filled by a step.  */
+  unsigned char cslot[NF_EW_MAX_INSNS];
+  for (int pass = 0; pass < 2; pass++)
+    for (unsigned k = 0; k < st_k; k++)
+      {
+	const unsigned char *in = INSN (k);
+	unsigned op = in[0], f64 = in[1] == NF_EW_F64, c = 0;
+	if (!(live >> k & 1) || op != (pass ? NF_EW_CONST : NF_EW_PARAM))
+	  continue;
+	double v = pass ? const_value (prog, ninsns, in) : 0;
+	unsigned par = pass ? NF_EW_NONE8 : in[6];
+	while (c < p->ncslots
+	       && !(p->cf64[c] == f64 && p->cparam[c] == par
+		    && memcmp (&p->cval[c], &v, sizeof v) == 0))
+	  c++;
+	if (c == p->ncslots && c < NF_EW_CSLOTS)
+	  p->cf64[c] = (uint8_t) f64, p->cparam[c] = (uint8_t) par,
+	  p->cval[c] = v, p->ncslots++;
+	cslot[k] = (unsigned char) (c < NF_EW_CSLOTS ? c : NF_EW_NONE8);
+      }
+
   /* SRC[v]: where value v is; STEP_OF[v]: the step computing it, if
      any.  AVAIL: the register slots free now, one bit each.  */
-  unsigned char src[NF_EW_MAX_INSNS], step_of[NF_EW_MAX_INSNS];
+  unsigned char src[NF_EW_MAX_INSNS] = { 0 }, step_of[NF_EW_MAX_INSNS] = { 0 };
   uint32_t avail = (1u << NF_EW_SLOTS) - 1;
   unsigned n = 0;
   for (unsigned k = 0; k < st_k; k++)
@@ -408,29 +476,19 @@ plan_program (struct nf_ew_plan *p, const unsigned char *prog, void *y,
       if (!(live >> k & 1))
 	continue;
       const unsigned char *in = INSN (k);
-      unsigned op = in[0], f64 = in[1] == NF_EW_F64;
+      unsigned op = in[0];
       if (op == NF_EW_LOAD)
 	{
 	  src[k] = (unsigned char) (NF_EW_SRC_X0 + in[6]);
 	  continue;
 	}
-      double imm = 0;
-      if (op == NF_EW_PARAM || op == NF_EW_CONST)
+      if ((op == NF_EW_PARAM || op == NF_EW_CONST) && cslot[k] != NF_EW_NONE8)
 	{
-	  imm = imm_value (prog, ninsns, in, s);
-	  unsigned c = 0;
-	  while (c < p->ncslots
-		 && !(p->cf64[c] == f64
-		      && memcmp (&p->cval[c], &imm, sizeof imm) == 0))
-	    c++;
-	  if (c < NF_EW_CSLOTS)
-	    {
-	      if (c == p->ncslots)
-		p->cf64[c] = (uint8_t) f64, p->cval[c] = imm, p->ncslots++;
-	      src[k] = (unsigned char) (NF_EW_SRC_CONST + c);
-	      continue;
-	    }
+	  src[k] = (unsigned char) (NF_EW_SRC_CONST + cslot[k]);
+	  continue;
 	}
+      /* (A PARAM always has a slot: a FILL step is a CONST's.)  */
+      double imm = op == NF_EW_CONST ? const_value (prog, ninsns, in) : 0;
       struct nf_ew_step *st = &p->step[n];
       *st = (struct nf_ew_step){ 0 };
       st->kernel = kern[k];
@@ -450,40 +508,37 @@ plan_program (struct nf_ew_plan *p, const unsigned char *prog, void *y,
 	  avail |= 1u << src[opv[k][j]];
     }
 
-  /* The STORE: Y is written by the step computing the stored value V if
-     no step from it on reads an input that is y itself.  */
+  /* The STORE: the step computing the stored value V may write y itself
+     unless a step from it on reads an input that is y: YMASK, the inputs
+     they read, for each call to compare with its y (in place, y == x0 or
+     x1, is allowed).  Only V is in its slot until the STORE, so the later
+     steps that read the slot read V, then in y.  */
   unsigned v = opv[st_k][0];
   p->ysrc = src[v];
+  p->ystep = NF_EW_NONE8;
+  p->ymask = 0;
   if (src[v] < NF_EW_SLOTS)
     {
-      unsigned alias = 0; /* The views that are y, one bit each.  */
-      if (p->xsize[0] && x0 == y)
-	alias |= 1u << (NF_EW_SRC_X0 - NF_EW_SRC_X0);
-      if (p->xsize[1] && x1 == y)
-	alias |= 1u << (NF_EW_SRC_X1 - NF_EW_SRC_X0);
-      int ok = 1;
+      p->ystep = step_of[v];
       for (unsigned i = step_of[v]; i < n; i++)
 	for (unsigned j = 0; j < 4; j++)
 	  {
 	    unsigned o = p->step[i].o[j];
-	    if (o >= NF_EW_SRC_X0 && o <= NF_EW_SRC_X1
-		&& (alias >> (o - NF_EW_SRC_X0) & 1))
-	      ok = 0;
+	    if (o >= NF_EW_SRC_X0 && o <= NF_EW_SRC_X1)
+	      p->ymask |= (uint8_t) (1u << (o - NF_EW_SRC_X0));
 	  }
-      if (ok)
-	{
-	  /* Only V is in its slot until the STORE: the later steps that
-	     read the slot read V, now in y.  */
-	  unsigned slot = src[v];
-	  p->step[step_of[v]].d = NF_EW_SRC_Y;
-	  for (unsigned i = step_of[v] + 1; i < n; i++)
-	    for (unsigned j = 0; j < 4; j++)
-	      if (p->step[i].o[j] == slot)
-		p->step[i].o[j] = NF_EW_SRC_Y;
-	  p->ysrc = NF_EW_SRC_Y;
-	}
     }
   p->nsteps = n;
+  /* errno: the libm loops may set it, and so may the array kernels (the
+     generic ones call libm's expm1 and log1p); only a program without a
+     transcendental step leaves it alone.  */
+  p->errno_kept = 1;
+  for (unsigned i = 0; i < n; i++)
+    {
+      unsigned kk = p->step[i].kernel;
+      if (kk >= NF_EW_K_EXP_F32 && kk <= NF_EW_K_LOG1P_PZ_F64)
+	p->errno_kept = 0;
+    }
 
   const struct nf_functable *t = nf_functable ();
 #define NF_EW_ENTRY(name) __atomic_load_n (&t->name, __ATOMIC_RELAXED)
@@ -501,18 +556,159 @@ plan_program (struct nf_ew_plan *p, const unsigned char *prog, void *y,
 #undef INSN
 }
 
+/* The cache of decoded programs (step 0).  A slot holds a published
+   entry or NULL; an entry is never changed after it is published, nor
+   freed (at most EW_CACHE_SLOTS of them, 1 to 1.5 KiB each, for the
+   life of the process).  */
+#define EW_CACHE_BITS 7
+#define EW_CACHE_SLOTS (1u << EW_CACHE_BITS)
+#define EW_CACHE_WAYS 8 /* The slots an entry may be in.  */
+
+struct ew_entry
+{
+  const unsigned char *key; /* The address of the program, as called.  */
+  size_t len;		    /* Its bytes, a multiple of 8.  */
+  struct nf_ew_code code;
+  unsigned char bytes[]; /* A copy of them, the program decoded.  */
+};
+
+static struct ew_entry *ew_cache[EW_CACHE_SLOTS];
+
+/* The first of the slots of the program at PROG: a hash of its address
+   (which the same call site passes every time).  */
+static unsigned
+cache_home (const unsigned char *prog)
+{
+  uint64_t h = (uint64_t) (uintptr_t) prog * 0x9e3779b97f4a7c15ull;
+  return (unsigned) (h >> (64 - EW_CACHE_BITS));
+}
+
+/* Load 8 bytes at P.  */
+static inline uint64_t
+load8 (const unsigned char *p)
+{
+  uint64_t u;
+  memcpy (&u, p, sizeof u);
+  return u;
+}
+
+/* Whether the program at PROG has E's bytes.  The headers first: equal,
+   they give PROG E's length (so nothing past PROG's end is read).  */
+static inline int
+same_program (const struct ew_entry *e, const unsigned char *prog)
+{
+  if (load8 (e->bytes) != load8 (prog))
+    return 0;
+  uint64_t diff = 0;
+  for (size_t i = 8; i < e->len; i += 8)
+    diff |= load8 (e->bytes + i) ^ load8 (prog + i);
+  return diff == 0;
+}
+
+/* The decoded program of PROG's bytes if the cache has it, else NULL.
+   Lock-free: an acquire load per slot, pairing with the publishing CAS,
+   makes the entry's contents visible.  */
+static inline const struct nf_ew_code *
+cache_find (const unsigned char *prog)
+{
+  unsigned h = cache_home (prog);
+  for (unsigned w = 0; w < EW_CACHE_WAYS; w++)
+    {
+      const struct ew_entry *e = __atomic_load_n (
+	&ew_cache[(h + w) % EW_CACHE_SLOTS], __ATOMIC_ACQUIRE);
+      if (!e)
+	return NULL; /* Entries fill a program's ways in order.  */
+      if (e->key == prog && same_program (e, prog))
+	return &e->code;
+    }
+  return NULL;
+}
+
+/* Publish E (complete) in the first free way of its program's slots;
+   return 0 if it is not published: the ways are all taken, or another
+   thread published the same program first.  */
+static int
+cache_publish (struct ew_entry *e)
+{
+  unsigned h = cache_home (e->key);
+  for (unsigned w = 0; w < EW_CACHE_WAYS; w++)
+    {
+      struct ew_entry **slot = &ew_cache[(h + w) % EW_CACHE_SLOTS];
+      struct ew_entry *cur = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
+      if (!cur
+	  && __atomic_compare_exchange_n (slot, &cur, e, 0, __ATOMIC_RELEASE,
+					  __ATOMIC_ACQUIRE))
+	return 1;
+      /* (A failed CAS left the winner in CUR.)  */
+      if (cur->key == e->key && same_program (cur, e->key))
+	return 0;
+    }
+  return 0;
+}
+
+/* Run the decoded program C over the N > 0 elements (step 3): the
+   call's plan, its constants and whether its y may be written by the
+   stored value's step.  */
+static inline void
+run_code (const struct nf_ew_code *c, void *y, const void *x0,
+	  const void *x1, size_t n, double s0, double s1, double s2,
+	  double s3)
+{
+  const double s[NF_EW_MAX_SCALARS] = { s0, s1, s2, s3 };
+  struct nf_ew_plan plan;
+  plan.code = c;
+  for (unsigned i = 0; i < c->ncslots; i++)
+    plan.cval[i] = c->cparam[i] == NF_EW_NONE8 ? c->cval[i] : s[c->cparam[i]];
+  unsigned alias = (c->xsize[0] && x0 == y) | (c->xsize[1] && x1 == y) << 1;
+  plan.ydirect = c->ystep != NF_EW_NONE8 && !(alias & c->ymask);
+  if (c->errno_kept)
+    c->run (&plan, y, x0, x1, n);
+  else
+    {
+      int *e = &errno, saved = *e;
+      c->run (&plan, y, x0, x1, n);
+      *e = saved;
+    }
+}
+
+/* A program the cache does not have (step 1, 2): check it, decode it
+   into a new entry, publish the entry (if there is memory and a free
+   slot; else decode it on the stack for this call only) and run it.  */
+static void __attribute__ ((noinline))
+elementwise_miss (void *y, const void *x0, const void *x1, size_t n,
+		  const unsigned char *prog, double s0, double s1, double s2,
+		  double s3)
+{
+  check_program (prog);
+  if (n == 0)
+    return;
+  size_t len = NF_EW_HEADER + (size_t) (prog[1] + prog[4]) * 8;
+  struct ew_entry *e = malloc (sizeof *e + len);
+  if (!e)
+    {
+      struct nf_ew_code code;
+      plan_program (&code, prog);
+      run_code (&code, y, x0, x1, n, s0, s1, s2, s3);
+      return;
+    }
+  e->key = prog;
+  e->len = len;
+  memcpy (e->bytes, prog, len);
+  plan_program (&e->code, e->bytes);
+  int kept = cache_publish (e);
+  run_code (&e->code, y, x0, x1, n, s0, s1, s2, s3);
+  if (!kept)
+    free (e);
+}
+
 void
 nf_elementwise (void *y, const void *x0, const void *x1, size_t n,
 		const unsigned char *prog, double s0, double s1, double s2,
 		double s3)
 {
-  check_program (prog);
-  if (n == 0)
-    return;
-  const double s[NF_EW_MAX_SCALARS] = { s0, s1, s2, s3 };
-  struct nf_ew_plan plan;
-  plan_program (&plan, prog, y, x0, x1, s);
-  int saved = errno;
-  plan.run (&plan, y, x0, x1, n);
-  errno = saved;
+  const struct nf_ew_code *c = cache_find (prog);
+  if (!c)
+    elementwise_miss (y, x0, x1, n, prog, s0, s1, s2, s3);
+  else if (n > 0)
+    run_code (c, y, x0, x1, n, s0, s1, s2, s3);
 }

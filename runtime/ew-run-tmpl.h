@@ -6,17 +6,21 @@
    doubles per instruction) and dispatch.c's table picks the one of this
    CPU.
 
-   Steps of a call, for the plan of elementwise.c (ewplan.h):
+   Steps of a call, for the plan of elementwise.c (ewplan.h: a decoded
+   program and the call's constants):
    1. Lay the register and constant slots out on the stack (64-byte
-      aligned blocks of NF_EW_BLOCK doubles, only as many as the plan
-      uses) and fill the constant slots once.
-   2. For each full block of NF_EW_BLOCK elements: point the views at
-      x0, x1 and y there, run each step over the block, then copy the
-      stored value to y unless a step wrote it there.
-   3. The last, partial block of m elements: x0 and x1 copied into slots
-      of their own, padded to a multiple of 16 with copies of the last
-      element (the padding computes what that element computes: no
-      operation a real element would not do), the steps run on that
+      aligned blocks of NF_EW_BLOCK doubles, only as many as the program
+      uses; for N below a block, blocks of N rounded up to 16 elements)
+      and fill the constant slots once.
+   2. For each full block of NF_EW_BLOCK elements, and for a last block
+      whose length is a multiple of 16: point the views at x0 and x1
+      there, run each step over the block, then copy the stored value to
+      y unless the stored value's step wrote it there (the plan's
+      ydirect: that step's slot is y for the block).
+   3. The last, partial block of m elements otherwise: x0 and x1 copied
+      into slots of their own, padded to a multiple of 16 with copies of
+      the last element (the padding computes what that element computes:
+      no operation a real element would not do), the steps run on that
       block, m results copied out.
    Every loop then runs a multiple of 16 elements, as inner loops of
    exactly 16, which GCC's -O2 (very cheap cost model) vectorizes with no
@@ -246,14 +250,19 @@ ew_libm_f64 (double (*f) (double), void *EW_R d_, const void *EW_R a_, size_t m)
     d[i] = f (a[i]);
 }
 
-/* Run the NSTEPS steps of P over one block of M elements (a multiple of
-   16), the sources at SRC.  */
-static void
-ew_block (const struct nf_ew_plan *p, void *const *src, size_t m)
+/* Run the steps of P over one block of M elements (a multiple of 16),
+   the sources at SRC; return where the stored value is.  YDST, if not
+   NULL, is where the step P->ystep writes (y at the block) instead of
+   its slot, for it and the later steps to read.  */
+static void *
+ew_block (const struct nf_ew_code *p, void **src, size_t m, void *ydst)
 {
+  void *keep = src[p->ysrc];
   for (unsigned k = 0; k < p->nsteps; k++)
     {
       const struct nf_ew_step *s = &p->step[k];
+      if (k == p->ystep && ydst)
+	src[p->ysrc] = ydst;
       void *d = src[s->d];
       const void *a = src[s->o[0]], *b = src[s->o[1]], *c = src[s->o[2]],
 		 *e = src[s->o[3]];
@@ -332,74 +341,98 @@ ew_block (const struct nf_ew_plan *p, void *const *src, size_t m)
 	  __builtin_unreachable ();
 	}
     }
+  void *out = src[p->ysrc];
+  src[p->ysrc] = keep;
+  return out;
 }
 
-/* Copy the M elements of SIZE bytes at X into the block D and pad it to
-   MR elements with copies of the last.  */
+/* Copy the M elements of SIZE bytes (4 or 8) at X into the block D and
+   pad it to MR elements with copies of the last.  (Copies of a constant
+   size: a memcpy of SIZE bytes per element would be a call each.)  */
 static void
 ew_pad (void *d, const void *x, size_t size, size_t m, size_t mr)
 {
+  unsigned char *dd = d;
+  const unsigned char *last = (const unsigned char *) x + (m - 1) * size;
   memcpy (d, x, m * size);
-  for (size_t i = m; i < mr; i++)
-    memcpy ((char *) d + i * size, (const char *) x + (m - 1) * size, size);
+  if (size == 8)
+    {
+      uint64_t v;
+      memcpy (&v, last, 8);
+      for (size_t i = m; i < mr; i++)
+	memcpy (dd + i * 8, &v, 8);
+    }
+  else
+    {
+      uint32_t v;
+      memcpy (&v, last, 4);
+      for (size_t i = m; i < mr; i++)
+	memcpy (dd + i * 4, &v, 4);
+    }
 }
 
 void
-NF_EW_RUN (const struct nf_ew_plan *p, void *y, const void *x0, const void *x1,
-	   size_t n)
+NF_EW_RUN (const struct nf_ew_plan *pl, void *y, const void *x0,
+	   const void *x1, size_t n)
 {
-  enum
-  {
-    BLK = NF_EW_BLOCK * sizeof (double) /* Bytes per slot.  */
-  };
-  /* The register slots, the constant slots, then the tail's x0, x1 and
-     y, aligned to 64 bytes.  */
-  size_t nblk = p->nslots + p->ncslots + 3;
-  unsigned char mem[nblk * BLK + 64];
+  const struct nf_ew_code *p = pl->code;
+  /* Elements per slot: a block, or N padded if shorter (a short call
+     lays out and touches only what it uses).  */
+  size_t cn = n < NF_EW_BLOCK ? (n + 15) & ~(size_t) 15 : NF_EW_BLOCK;
+  size_t bs = cn * sizeof (double); /* Bytes per slot, a multiple of 128.  */
+  /* The register slots, the constant slots, then the tail's x0 and x1,
+     aligned to 64 bytes.  */
+  size_t nblk = p->nslots + p->ncslots + 2;
+  unsigned char mem[nblk * bs + 64];
   unsigned char *base
     = (unsigned char *) (((uintptr_t) mem + 63) & ~(uintptr_t) 63);
   /* (Unused operands are 0: slot 0 is always a valid pointer.)  */
   void *src[NF_EW_NSRC];
   for (unsigned i = 0; i < NF_EW_SLOTS; i++)
-    src[i] = base + (i < p->nslots ? i : 0) * BLK;
+    src[i] = base;
+  for (unsigned i = 1; i < p->nslots; i++)
+    src[i] = base + i * bs;
   /* The constants, only as long as the longest block.  */
-  size_t cn = n < NF_EW_BLOCK ? (n + 15) & ~(size_t) 15 : NF_EW_BLOCK;
   for (unsigned i = 0; i < p->ncslots; i++)
     {
-      src[NF_EW_SRC_CONST + i] = base + (p->nslots + i) * BLK;
+      src[NF_EW_SRC_CONST + i] = base + (p->nslots + i) * bs;
       if (p->cf64[i])
-	ew_fill_f64 (src[NF_EW_SRC_CONST + i], p->cval[i], cn);
+	ew_fill_f64 (src[NF_EW_SRC_CONST + i], pl->cval[i], cn);
       else
-	ew_fill_f32 (src[NF_EW_SRC_CONST + i], p->cval[i], cn);
+	ew_fill_f32 (src[NF_EW_SRC_CONST + i], pl->cval[i], cn);
     }
-  unsigned char *tail = base + (p->nslots + p->ncslots) * BLK;
+  unsigned char *tail = base + (p->nslots + p->ncslots) * bs;
   const unsigned char *xb[2] = { x0, x1 };
   unsigned char *yb = y;
 
+  /* Blocks of NF_EW_BLOCK, then a last one of a multiple of 16, on views
+     of the arrays.  */
   size_t i = 0;
-  for (; n - i >= NF_EW_BLOCK; i += NF_EW_BLOCK)
+  while (i < n && (n - i >= NF_EW_BLOCK || (n - i) % 16 == 0))
     {
+      size_t m = n - i < NF_EW_BLOCK ? n - i : NF_EW_BLOCK;
       for (int k = 0; k < 2; k++)
 	if (p->xsize[k])
 	  src[NF_EW_SRC_X0 + k] = (void *) (xb[k] + i * p->xsize[k]);
       void *yi = yb + i * p->ysize;
-      src[NF_EW_SRC_Y] = yi;
-      ew_block (p, src, NF_EW_BLOCK);
-      if (src[p->ysrc] != yi)
-	memmove (yi, src[p->ysrc], NF_EW_BLOCK * p->ysize);
+      void *out = ew_block (p, src, m, pl->ydirect ? yi : NULL);
+      if (out != yi)
+	memmove (yi, out, m * p->ysize);
+      i += m;
     }
+  /* The rest, fewer than NF_EW_BLOCK and not a multiple of 16: copied and
+     padded.  */
   if (i < n)
     {
       size_t m = n - i, mr = (m + 15) & ~(size_t) 15;
       for (int k = 0; k < 2; k++)
 	if (p->xsize[k])
 	  {
-	    src[NF_EW_SRC_X0 + k] = tail + k * BLK;
-	    ew_pad (tail + k * BLK, xb[k] + i * p->xsize[k], p->xsize[k], m,
+	    src[NF_EW_SRC_X0 + k] = tail + k * bs;
+	    ew_pad (tail + k * bs, xb[k] + i * p->xsize[k], p->xsize[k], m,
 		    mr);
 	  }
-      src[NF_EW_SRC_Y] = tail + 2 * BLK;
-      ew_block (p, src, mr);
-      memcpy (yb + i * p->ysize, src[p->ysrc], m * p->ysize);
+      void *out = ew_block (p, src, mr, NULL);
+      memcpy (yb + i * p->ysize, out, m * p->ysize);
     }
 }

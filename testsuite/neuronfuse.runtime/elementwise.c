@@ -11,8 +11,23 @@
    y == x1); elements past n untouched; errno unchanged; the FAST flag
    (its kernels, within 1 ulp); and that a malformed program aborts with
    the message (each in a child process).  Once per instruction set
-   (runtime.exp, isa.h).  */
+   (runtime.exp, isa.h).
+
+   The cache of decoded programs (runtime/elementwise.c keeps one per
+   program address, checked against a copy of the program's bytes on
+   every call): one buffer rewritten between calls with other valid
+   programs (the same address, contents that differ only in a constant,
+   an opcode, the flags, or the header), each call giving its program's
+   results; scalars and in-place calls that change between calls of one
+   cached program (expm1 (x) + s0 with s0 = +0, then -0); 600 programs
+   at addresses of their own, more than the cache holds, each called
+   again later; and two threads released together into programs nobody
+   has called yet, shared ones and their own, and a buffer of each
+   rewritten between calls, every result checked.  Built with
+   -DNF_EW_THREADS_ONLY, only the thread test runs (for a
+   ThreadSanitizer build of the runtime, libnf-tsan).  */
 /* { dg-do run } */
+/* { dg-options "-pthread" } */
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
@@ -25,6 +40,7 @@
 #include <errno.h>
 #include <ewprog.h>
 #include <neuronfuse.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/wait.h>
@@ -941,7 +957,7 @@ expect_abort (struct prog *p, int at, unsigned v, const char *what, size_t n)
     b[at] = (unsigned char) v;
   int fd[2];
   CHECK (pipe (fd) == 0);
-  fflush (stderr);
+  fflush (stdout), fflush (stderr); /* Not written again by the child.  */
   pid_t pid = fork ();
   if (pid == 0)
     {
@@ -1080,17 +1096,351 @@ check_bad_programs (void)
 #undef BASE
 }
 
+/* The cache: one buffer, rewritten between calls with programs whose
+   bytes differ a little (a constant, an opcode, the flags) or a lot (the
+   header, the types), each one's results; then back to the first ones,
+   which the cache may still hold.  */
+static struct prog rewritten; /* Its bytes: the one address.  */
+
+/* Build into P: y = x0 OP c, of type T, flags FL.  */
+static void
+build_op_const (struct prog *p, unsigned t, unsigned op, double c,
+		unsigned fl)
+{
+  p_init (p, t, t, NF_EW_NONE, 2, fl);
+  p_ins (p, NF_EW_LOAD, t, 0, 0, 0, 0, 0);
+  p_ins (p, NF_EW_CONST, t, 1, 0, 0, 0, p_const (p, c));
+  p_ins (p, op, t, 1, 0, 1, 0, 0);
+  p_ins (p, NF_EW_STORE, t, 0, 1, 0, 0, 0);
+}
+
+/* Build into P: ELU of type T, x > 0 ? x : s0 * (expm1 (x) + 0).  */
+static void
+build_elu (struct prog *p, unsigned t, unsigned fl)
+{
+  p_init (p, t, t, NF_EW_NONE, 6, fl);
+  p_ins (p, NF_EW_LOAD, t, 0, 0, 0, 0, 0);
+  p_ins (p, NF_EW_CONST, t, 1, 0, 0, 0, p_const (p, 0.0));
+  p_ins (p, NF_EW_CMP, NF_EW_BOOL, 2, 0, 1, 0, NF_EW_CMP_AUX (NF_EW_GT, t));
+  p_ins (p, NF_EW_EXPM1, t, 3, 0, 0, 0, 0);
+  p_ins (p, NF_EW_ADD, t, 3, 3, 1, 0, 0);
+  p_ins (p, NF_EW_PARAM, t, 4, 0, 0, 0, 0);
+  p_ins (p, NF_EW_MUL, t, 3, 4, 3, 0, 0);
+  p_ins (p, NF_EW_SELECT, t, 5, 2, 0, 3, 0);
+  p_ins (p, NF_EW_STORE, t, 0, 5, 0, 0, 0);
+}
+
+/* Build into P: y = expm1 (x0) + s0 of type T (the _pz fusion must not
+   take a PARAM's value of one call for every call).  */
+static void
+build_expm1_plus_param (struct prog *p, unsigned t)
+{
+  p_init (p, t, t, NF_EW_NONE, 2, 0);
+  p_ins (p, NF_EW_LOAD, t, 0, 0, 0, 0, 0);
+  p_ins (p, NF_EW_EXPM1, t, 0, 0, 0, 0, 0);
+  p_ins (p, NF_EW_PARAM, t, 1, 0, 0, 0, 0);
+  p_ins (p, NF_EW_ADD, t, 0, 0, 1, 0, 0);
+  p_ins (p, NF_EW_STORE, t, 0, 0, 0, 0, 0);
+}
+
+/* Run P (its bytes where they are) on a few lengths, out of place and
+   in place.  */
+static void
+run_some (struct prog *p, const char *name, const double *s)
+{
+  static const size_t rl[] = { 1, 17, 32, 256, 300 };
+  for (size_t l = 0; l < NF_N (rl); l++)
+    for (int inplace = 0; inplace < 2; inplace++)
+      run_one (p, name, rl[l], l % 2, inplace, s);
+}
+
+static void
+check_cache_rewrite (void)
+{
+  struct prog *p = &rewritten;
+  const unsigned char *at = p->bytes;
+  for (int round = 0; round < 3; round++)
+    for (int v = 0; v < 9; v++)
+      {
+	switch (v)
+	  {
+	  case 0:
+	    build_op_const (p, NF_EW_F32, NF_EW_ADD, 1.5, 0);
+	    break;
+	  case 1: /* Only the constant differs.  */
+	    build_op_const (p, NF_EW_F32, NF_EW_ADD, 2.5, 0);
+	    break;
+	  case 2: /* Only the opcode.  */
+	    build_op_const (p, NF_EW_F32, NF_EW_SUB, 2.5, 0);
+	    break;
+	  case 3: /* Only the flags.  */
+	    build_op_const (p, NF_EW_F32, NF_EW_SUB, 2.5, NF_EW_FLAG_FAST);
+	    break;
+	  case 4: /* Only the types.  */
+	    build_op_const (p, NF_EW_F64, NF_EW_SUB, 2.5, 0);
+	    break;
+	  case 5: /* Another length.  */
+	    build_elu (p, NF_EW_F32, 0);
+	    break;
+	  case 6:
+	    build_elu (p, NF_EW_F64, 0);
+	    break;
+	  case 7: /* The constant of ELU's comparison: x > 1.  */
+	    build_elu (p, NF_EW_F32, 0);
+	    p->consts[0] = 1.0;
+	    break;
+	  default:
+	    build_expm1_plus_param (p, NF_EW_F32);
+	    break;
+	  }
+	char name[48];
+	snprintf (name, sizeof name, "rewritten buffer, program %d", v);
+	run_some (p, name, s_default);
+	CHECK (p_bytes (p) == at);
+      }
+
+  /* One cached program, the scalar it adds changing between calls:
+     expm1 (-0) + +0 is +0, expm1 (-0) + -0 is -0.  */
+  for (unsigned t = 0; t < 2; t++)
+    {
+      struct prog q;
+      build_expm1_plus_param (&q, t);
+      static const double sv[][4]
+	= { { 0.0, 0, 0, 0 }, { -0.0, 0, 0, 0 }, { 1.0, 0, 0, 0 },
+	    { 0.0, 0, 0, 0 }, { -0.0, 0, 0, 0 } };
+      for (size_t k = 0; k < NF_N (sv); k++)
+	run_some (&q, "expm1 (x) + s0, s0 changing", sv[k]);
+      double mz = -0.0;
+      float xz = -0.0f, yz = 1;
+      double xzd = -0.0, yzd = 1;
+      const unsigned char *b = p_bytes (&q);
+      if (t == NF_EW_F32)
+	{
+	  nf_elementwise (&yz, &xz, NULL, 1, b, 0.0, 0, 0, 0);
+	  CHECK (yz == 0 && !signbit (yz));
+	  nf_elementwise (&yz, &xz, NULL, 1, b, mz, 0, 0, 0);
+	  CHECK (yz == 0 && signbit (yz));
+	}
+      else
+	{
+	  nf_elementwise (&yzd, &xzd, NULL, 1, b, 0.0, 0, 0, 0);
+	  CHECK (yzd == 0 && !signbit (yzd));
+	  nf_elementwise (&yzd, &xzd, NULL, 1, b, mz, 0, 0, 0);
+	  CHECK (yzd == 0 && signbit (yzd));
+	}
+    }
+}
+
+/* The cache: more programs than it holds (it has 128 places), each at an
+   address of its own, each called twice, the second time after all the
+   others.  */
+#define MANY 600
+static void
+check_cache_many (void)
+{
+  static const unsigned ops[]
+    = { NF_EW_ADD, NF_EW_SUB, NF_EW_MUL, NF_EW_DIV, NF_EW_MIN, NF_EW_MAX };
+  struct prog *ps = calloc (MANY, sizeof *ps);
+  CHECK (ps != NULL);
+  if (!ps)
+    return;
+  for (int round = 0; round < 2; round++)
+    for (int i = 0; i < MANY; i++)
+      {
+	int k = round ? MANY - 1 - i : i;
+	struct prog *p = &ps[k];
+	if (!round)
+	  {
+	    if (k % 7 == 6)
+	      build_elu (p, k % 2, 0);
+	    else
+	      build_op_const (p, k % 2, ops[k % NF_N (ops)], 1.0 + k / 64.0, 0);
+	    if (k % 7 == 6)
+	      p->consts[0] = k / 256.0; /* Each ELU its own threshold.  */
+	  }
+	char name[48];
+	snprintf (name, sizeof name, "program %d of %d", k, MANY);
+	run_one (p, name, round ? 257 : 17, k % 2, round, s_default);
+	run_one (p, name, round ? 32 : 300, 0, 0, s_default);
+      }
+  free (ps);
+}
+
+/* The cache from two threads at once: each runs the shared programs (ELU
+   and a two-input f64 one), programs of its own, and a buffer of its own
+   rewritten between two programs, over lengths of every path, all of
+   them new to the cache when the threads are released together; every
+   result must be the reference's.  */
+#define TH 2
+#define TH_OWN 24
+#define TH_ROUNDS 40
+#define TH_N 300
+
+/* A program and its expected results on TH_N elements.  */
+struct tprog
+{
+  struct prog p;
+  const void *x0, *x1;
+  double s[4];
+  size_t ysize;
+  unsigned char want[TH_N * 8];
+};
+
+struct tjob
+{
+  int id;
+  struct tprog own[TH_OWN], alt[2];
+  unsigned char rw[sizeof ((struct prog *) 0)->bytes]; /* Rewritten.  */
+  unsigned char y[(TH_N + 1) * 8];
+  long calls, bad;
+};
+
+static struct tprog shared[2];
+static struct tjob jobs[TH];
+static pthread_barrier_t th_start;
+
+/* Set T's inputs for its types and its expected results.  */
+static void
+tprog_expect (struct tprog *t, const double *s)
+{
+  struct prog *p = &t->p;
+  t->x0 = p->xt[0] == NF_EW_F64 ? (const void *) xd0 : (const void *) xf0;
+  t->x1 = p->xt[1] == NF_EW_NONE ? NULL
+	  : p->xt[1] == NF_EW_F64 ? (const void *) xd1
+				  : (const void *) xf1;
+  memcpy (t->s, s, sizeof t->s);
+  t->ysize = p->yt == NF_EW_F64 ? 8 : 4;
+  for (size_t i = 0; i < TH_N; i++)
+    ref_element (p, t->want + i * t->ysize, t->x0, t->x1, i, s);
+  p_bytes (p);
+}
+
+/* Call T's program (its bytes at B) on N elements into J's y; count a
+   result that is not the expected one, or a store past N.  */
+static void
+tcall (struct tjob *j, const struct tprog *t, const unsigned char *b,
+       size_t n)
+{
+  memset (j->y, 0x5a, sizeof j->y);
+  nf_elementwise (j->y, t->x0, t->x1, n, b, t->s[0], t->s[1], t->s[2],
+		  t->s[3]);
+  j->calls++;
+  for (size_t i = 0; i < n; i++)
+    if (!same (j->y + i * t->ysize, t->want + i * t->ysize, t->ysize))
+      {
+	j->bad++;
+	return;
+      }
+  for (size_t i = n * t->ysize; i < sizeof j->y; i++)
+    if (j->y[i] != 0x5a)
+      {
+	j->bad++;
+	return;
+      }
+}
+
+static void *
+thread_main (void *arg)
+{
+  struct tjob *j = arg;
+  static const size_t tl[] = { 1, 16, 17, 64, 255, 256, 257, 300 };
+  pthread_barrier_wait (&th_start);
+  for (int r = 0; r < TH_ROUNDS; r++)
+    for (int k = 0; k < 2 + TH_OWN + 1; k++)
+      {
+	size_t n = tl[(size_t) (r + k + j->id) % NF_N (tl)];
+	if (k < 2)
+	  tcall (j, &shared[k], shared[k].p.bytes, n);
+	else if (k < 2 + TH_OWN)
+	  tcall (j, &j->own[k - 2], j->own[k - 2].p.bytes, n);
+	else
+	  {
+	    const struct tprog *t = &j->alt[r % 2];
+	    memcpy (j->rw, t->p.bytes, sizeof j->rw);
+	    tcall (j, t, j->rw, n);
+	  }
+      }
+  return NULL;
+}
+
+static void
+check_cache_threads (void)
+{
+  /* Shared: ELU f32 (s0 = alpha), y = x0 * x1 + s1 in f64.  */
+  build_elu (&shared[0].p, NF_EW_F32, 0);
+  tprog_expect (&shared[0], s_default);
+  struct prog *p = &shared[1].p;
+  p_init (p, NF_EW_F64, NF_EW_F64, NF_EW_F64, 3, 0);
+  p_ins (p, NF_EW_LOAD, NF_EW_F64, 0, 0, 0, 0, 0);
+  p_ins (p, NF_EW_LOAD, NF_EW_F64, 1, 0, 0, 0, 1);
+  p_ins (p, NF_EW_MUL, NF_EW_F64, 0, 0, 1, 0, 0);
+  p_ins (p, NF_EW_PARAM, NF_EW_F64, 2, 0, 0, 0, 1);
+  p_ins (p, NF_EW_ADD, NF_EW_F64, 0, 0, 2, 0, 0);
+  p_ins (p, NF_EW_STORE, NF_EW_F64, 0, 0, 0, 0, 0);
+  tprog_expect (&shared[1], s_default);
+  static const unsigned ops[] = { NF_EW_ADD, NF_EW_SUB, NF_EW_MUL, NF_EW_DIV };
+  for (int t = 0; t < TH; t++)
+    {
+      struct tjob *j = &jobs[t];
+      j->id = t, j->calls = j->bad = 0;
+      for (int k = 0; k < TH_OWN; k++)
+	{
+	  if (k % 4 == 3)
+	    {
+	      build_elu (&j->own[k].p, k % 2, 0);
+	      j->own[k].p.consts[0] = t + k / 32.0;
+	    }
+	  else
+	    build_op_const (&j->own[k].p, k % 2, ops[k % 4], t * 100 + k + 0.5,
+			    0);
+	  tprog_expect (&j->own[k], s_default);
+	}
+      /* Two programs of one length, different bytes, in one buffer.  */
+      build_op_const (&j->alt[0].p, NF_EW_F32, NF_EW_MUL, 3.0 + t, 0);
+      tprog_expect (&j->alt[0], s_default);
+      build_op_const (&j->alt[1].p, NF_EW_F32, NF_EW_ADD, 3.0 + t, 0);
+      tprog_expect (&j->alt[1], s_default);
+    }
+  pthread_t tid[TH];
+  CHECK (pthread_barrier_init (&th_start, NULL, TH) == 0);
+  for (int t = 0; t < TH; t++)
+    CHECK (pthread_create (&tid[t], NULL, thread_main, &jobs[t]) == 0);
+  for (int t = 0; t < TH; t++)
+    CHECK (pthread_join (tid[t], NULL) == 0);
+  pthread_barrier_destroy (&th_start);
+  for (int t = 0; t < TH; t++)
+    {
+      if (jobs[t].bad)
+	fprintf (stderr, "thread %d: %ld of %ld calls wrong\n", t, jobs[t].bad,
+		 jobs[t].calls);
+      CHECK (jobs[t].bad == 0);
+      CHECK (jobs[t].calls == TH_ROUNDS * (2 + TH_OWN + 1));
+    }
+  printf ("%d threads: %ld calls each, shared and own programs\n", TH,
+	  jobs[0].calls);
+}
+
 int
 main (void)
 {
   nf_check_isa ();
   fill_inputs ();
+  /* First: the threads into a cache nobody has filled.  */
+  check_cache_threads ();
+#ifdef NF_EW_THREADS_ONLY
+  (void) check_accuracy, (void) check_minmax, (void) check_activations;
+  (void) check_every_op, (void) check_random, (void) check_cache_rewrite;
+  (void) check_cache_many, (void) check_bad_programs;
+#else
   check_accuracy ();
   check_minmax ();
   check_activations ();
   check_every_op ();
   check_random ();
+  check_cache_rewrite ();
+  check_cache_many ();
   check_bad_programs ();
+#endif
   printf ("%ld runs of %ld elements in all against the reference\n", runs,
 	  elements);
   NF_DONE ();
