@@ -343,6 +343,8 @@ static bool
 nf_loop_ew_attempt (class loop *loop, auto_vec<class loop *> &consumed,
 		    enum nf_kind *kind, const char **reason, bool *changed)
 {
+  if (nf_simd_companions (loop) > 0)
+    *changed = true;
   if (nf_simd_hoist_loop (loop) > 0)
     *changed = true;
   if (nf_simd_flatten_loop (loop))

@@ -30,6 +30,13 @@ bool nf_loop_attempt (class loop *loop, bool guarded, enum nf_loop_mode mode,
    mark the loop for the vectorizer.  Returns true if it changed LOOP.  */
 bool nf_simd_prepare_loop (class loop *loop);
 
+/* nf-scalar's companion step, late: in LOOP (which calls the runtime's
+   functions since inlining brought it a helper, as ggml's softplus), a
+   float libm expf calls nf_expf, as accurate and const, so that its
+   condition can be flattened.  Not under -ffast-math (expf is const
+   there).  Returns the number of calls changed.  */
+int nf_simd_companions (class loop *loop);
+
 /* Mark LOOP, the fallback of an Elementwise call whose calls
    nf_simd_hoist_loop made unconditional, for the vectorizer, without a
    remark: the short and overlapping runs the call leaves to it.  */

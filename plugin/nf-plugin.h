@@ -108,6 +108,10 @@ tree nf_mathfn_decl (const struct nf_mathfn *fn);
    (nf_expm1f, nf_expf...), made as nf_mathfn_decl says.  */
 tree nf_runtime_fn_decl (const char *name);
 
+/* Make CALL call DECL; a const DECL's call loses its virtual operands
+   (scalar.cc).  */
+void nf_call_to (gcall *call, tree decl);
+
 /* The opcode (NF_OP_EXPM1, NF_OP_LOG1P, NF_OP_EXP) of a call to one of those
    libneuronfuse scalar functions, or NF_OP_COUNT_.  */
 enum nf_opcode nf_runtime_call_op (const gimple *call);

@@ -146,7 +146,7 @@ nf_can_replace (function *fun, gimple *stmt, gcall *call,
 
 /* Make CALL call DECL; a const DECL's call loses its virtual operands
    (the errno that libm's call was assumed to write).  */
-static void
+void
 nf_call_to (gcall *call, tree decl)
 {
   gimple_call_set_fndecl (call, decl);

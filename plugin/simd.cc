@@ -394,6 +394,36 @@ nf_simd_flatten_loop (class loop *loop)
   return changed;
 }
 
+int
+nf_simd_companions (class loop *loop)
+{
+  if (nf_fast_math_p ())
+    return 0;
+  int n = 0;
+  basic_block *bbs = get_loop_body (loop);
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gcall *call = nf_as_call (gsi_stmt (gsi));
+	if (!call || !gimple_call_builtin_p (call, BUILT_IN_EXPF)
+	    || !gimple_call_lhs (call) || stmt_can_throw_internal (cfun, call))
+	  continue;
+	tree decl = nf_runtime_fn_decl ("nf_expf");
+	if (symtab_node *own = symtab_node::get (decl))
+	  if (own->definition)
+	    continue;
+	nf_call_to (call, decl);
+	update_stmt (call);
+	nf_remark_optimized (call, "Elementwise: expf in a loop calling "
+				   "libneuronfuse replaced by nf_expf (0.5 "
+				   "ulp, vector clones)");
+	n++;
+      }
+  free (bbs);
+  return n;
+}
+
 void
 nf_simd_mark_fallback (class loop *loop)
 {
