@@ -100,7 +100,13 @@ nf_leaf (struct nf_ast_region *g, CXCursor c)
     }
   CXString name = clang_getCursorSpelling (s);
   const char *text = clang_getCString (name);
-  nf_value p = nf_param (g->r, text && *text ? text : "_", type, false);
+  /* A name, or "_" for an expression (whose spelling is its operator,
+     "/", no value's name).  */
+  bool ident = text && *text;
+  for (const char *q = text; ident && *q; q++)
+    ident = (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')
+	    || (*q >= '0' && *q <= '9') || *q == '_' || *q == '.';
+  nf_value p = nf_param (g->r, ident ? text : "_", type, false);
   clang_disposeString (name);
   return nf_note (g, p, c, var);
 }

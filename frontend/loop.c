@@ -41,6 +41,21 @@
    the + 0.0 stays) behind the overlap test is inserted before the loop,
    which stays as the fallback.
 
+   Elementwise loops whose body does more than the map (an activation:
+   ELU, SELU, softplus, CELU; local variables set before the store) are
+   built with ?: as SELECT, float comparisons as CMP, a comparison
+   converted to a float type as CONVERT from NF_ELEM_BOOL, and GCC's
+   folds of (float) (c) * K into c ? K : 0 (nf_lp_csel), as the plugin's
+   nf-loop sees them; when nf_match_map fails, nf_match_elementwise and
+   nf_ew_lower give the program, and the call
+     if (<y == x0 or disjoint> && <y vs x1> && <count> >= NF_EW_MIN_N)
+       { nf_elementwise (y, x0, x1, <count>, "<program>", s0..s3); }
+     else <the loop>
+   is inserted before the loop (the plugin's nf_loop_check_ew), or the
+   region is reported missed with the plugin's reason.  Not under
+   -funsafe-math-optimizations with AVX vectors (-mavx2, an AVX -march):
+   GCC's vectorizer is faster there (the plugin's nf_loop_ew_pays).
+
    Loop candidates are innermost loops summing a product into a
    floating-point variable (the plugin's nf_loop_candidate); one that
    cannot be built is reported when it sums squares, with the reason.
@@ -50,11 +65,13 @@
    does not run there.
 
    Not handled: loops with other shapes (offsets, strides, bodies of
-   several statements), branches between the loops, regions the plugin
-   only sees after inlining.
+   several statements but an elementwise loop's), branches between the
+   loops, regions the plugin only sees after inlining (an activation
+   through an inline function or a function pointer).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +140,8 @@ struct nf_lp
   CXCursor acc;	     /* The accumulator's variable.  */
   nf_value ret;	     /* A value returned by the region's end.  */
   CXCursor ret_expr; /* The expression computing it.  */
+  CXCursor body_vars[8]; /* Variables an elementwise loop's body sets.  */
+  int n_body_vars;
 };
 
 static nf_value
@@ -272,6 +291,9 @@ nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param)
 /* --- Hash-consed construction (lower/'s nf_cse_*), as the plugin's
    loop-ir.cc builds.  --- */
 
+static nf_value nf_lp_const (struct nf_lp *g, enum nf_elem elem, double c,
+			     CXCursor cur);
+
 static nf_value
 nf_lp_binary (struct nf_lp *g, enum nf_opcode op, nf_value a, nf_value b)
 {
@@ -310,7 +332,8 @@ nf_lp_const (struct nf_lp *g, enum nf_elem elem, double c, CXCursor cur)
   for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
     if (nf_op (g->r, v) == NF_OP_CONST
 	&& nf_type_equal (nf_value_type (g->r, v), type)
-	&& nf_const_value (g->r, v) == c)
+	&& nf_const_value (g->r, v) == c
+	&& signbit (nf_const_value (g->r, v)) == signbit (c))
       return v;
   return nf_lp_note (g, nf_const (g->r, type, c), cur);
 }
@@ -557,7 +580,7 @@ nf_lp_scalar_rewrite (struct nf_lp *g, CXCursor c, int k, nf_value v)
   if (!g->t->signed_zeros || !keep_zero)
     return e;
   return nf_lp_binary (g, NF_OP_ADD, e,
-		       nf_const (g->r, nf_scalar_type (t.elem), 0.0));
+		       nf_lp_const (g, t.elem, 0.0, clang_getNullCursor ()));
 }
 
 /* Whether the parentheses and same-type casts from C down to S include
@@ -576,6 +599,93 @@ nf_lp_explicit_cast (CXCursor c, CXCursor s)
 	c = kids[0];
       else if (clang_Cursor_isNull (c = nf_ast_cast_operand (c)))
 	return true; /* Not reached: nf_ast_strip_noop came this way.  */
+    }
+  return false;
+}
+
+/* A OP B in ELEM's precision.  */
+static double
+nf_lp_fold (enum CXBinaryOperatorKind op, double a, double b,
+	    enum nf_elem elem)
+{
+  if (elem == NF_ELEM_F32)
+    {
+      float x = (float) a, y = (float) b;
+      return op == CXBinaryOperator_Add   ? (float) (x + y)
+	     : op == CXBinaryOperator_Sub ? (float) (x - y)
+	     : op == CXBinaryOperator_Mul ? (float) (x * y)
+					  : (float) (x / y);
+    }
+  return op == CXBinaryOperator_Add   ? a + b
+	 : op == CXBinaryOperator_Sub ? a - b
+	 : op == CXBinaryOperator_Mul ? a * b
+				      : a / b;
+}
+
+/* Whether C (stripped) is a comparison, converted to a float type.  Sets
+   *CMP.  */
+static bool
+nf_lp_cmp_converted (CXCursor c, CXCursor *cmp)
+{
+  CXCursor in = nf_ast_cast_operand (nf_ast_strip_noop (c));
+  if (clang_Cursor_isNull (in))
+    return false;
+  in = nf_ast_strip_noop (in);
+  switch (nf_ast_binop (in))
+    {
+    case CXBinaryOperator_LT:
+    case CXBinaryOperator_LE:
+    case CXBinaryOperator_GT:
+    case CXBinaryOperator_GE:
+    case CXBinaryOperator_EQ:
+    case CXBinaryOperator_NE:
+      *cmp = in;
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* In an elementwise loop, whether C folds, as GCC folds it (match.pd,
+   fold_binary_op_with_conditional_arg), into a select of two constants
+   cmp ? *K1 : *K2: (float) (cmp) * K with K a positive finite constant
+   is cmp ? K : 0.0, and (cmp ? K1 : K2) OP K is cmp ? K1 OP K : K2 OP K;
+   the plugin's region has the select.  Sets *CMP, the comparison.  Only
+   looks: nothing is built.  */
+static bool
+nf_lp_csel (struct nf_lp *g, CXCursor c, CXCursor *cmp, double *k1,
+	    double *k2)
+{
+  CXCursor kids[2];
+  c = nf_ast_strip_noop (c);
+  enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
+  enum CXBinaryOperatorKind op = nf_ast_binop (c);
+  if (!g->map || !nf_elem_is_float (elem) || elem == NF_ELEM_F16
+      || (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub
+	  && op != CXBinaryOperator_Mul && op != CXBinaryOperator_Div)
+      || nf_ast_children (c, kids, 2) != 2)
+    return false;
+  for (int i = 0; i < 2; i++)
+    {
+      double k, a1, a2;
+      if (!nf_ast_const (kids[1 - i], &k) || !isfinite (k)
+	  || nf_ast_elem (clang_getCursorType (kids[1 - i])) != elem)
+	continue;
+      if (op == CXBinaryOperator_Mul && k > 0
+	  && nf_ast_elem (clang_getCursorType (kids[i])) == elem
+	  && nf_lp_cmp_converted (kids[i], cmp))
+	{
+	  *k1 = nf_lp_fold (op, 1.0, k, elem);
+	  *k2 = 0.0;
+	  return true;
+	}
+      if (nf_lp_csel (g, kids[i], cmp, &a1, &a2))
+	{
+	  *k1 = i ? nf_lp_fold (op, k, a1, elem) : nf_lp_fold (op, a1, k, elem);
+	  *k2 = i ? nf_lp_fold (op, k, a2, elem) : nf_lp_fold (op, a2, k, elem);
+	  if (isfinite (*k1) && isfinite (*k2))
+	    return true;
+	}
     }
   return false;
 }
@@ -639,9 +749,96 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
 	    return nf_lp_fail (g, "an array access is not affine in the loop");
 	return nf_lp_read (g, d, c);
       }
+    case CXCursor_ConditionalOperator:
+      {
+	/* c ? a : b (an activation's branch, GCC's COND_EXPR once the
+	   plugin's nf-loop made the body one block): a SELECT on a
+	   comparison.  */
+	if (nf_ast_children (c, kids, 3) != 3 || !nf_elem_is_float (elem))
+	  return nf_lp_fail (g, "the region computes something the "
+				"matchers do not model");
+	nf_value cv = nf_lp_expr (g, kids[0], k);
+	if (cv == NF_NO_VALUE)
+	  return cv;
+	if (nf_value_type (g->r, cv).elem != NF_ELEM_BOOL)
+	  return nf_lp_fail (g, "a select of the region is not on a "
+				"comparison");
+	nf_value a = nf_lp_expr (g, kids[1], k);
+	nf_value b = a == NF_NO_VALUE ? a : nf_lp_expr (g, kids[2], k);
+	return b == NF_NO_VALUE ? b : nf_cse_select (g->r, cv, a, b);
+      }
     case CXCursor_BinaryOperator:
       {
 	enum nf_opcode op;
+	enum nf_cmp pred;
+	bool cmp = true;
+	CXCursor cc;
+	double k1, k2;
+	if (nf_lp_csel (g, c, &cc, &k1, &k2))
+	  {
+	    nf_value cv = nf_lp_expr (g, cc, k);
+	    if (cv == NF_NO_VALUE)
+	      return cv;
+	    return nf_cse_select (g->r, cv,
+				  nf_lp_const (g, elem, k1,
+					       clang_getNullCursor ()),
+				  nf_lp_const (g, elem, k2,
+					       clang_getNullCursor ()));
+	  }
+	switch (clang_getCursorBinaryOperatorKind (c))
+	  {
+	  case CXBinaryOperator_LT:
+	    pred = NF_CMP_LT;
+	    break;
+	  case CXBinaryOperator_LE:
+	    pred = NF_CMP_LE;
+	    break;
+	  case CXBinaryOperator_GT:
+	    pred = NF_CMP_GT;
+	    break;
+	  case CXBinaryOperator_GE:
+	    pred = NF_CMP_GE;
+	    break;
+	  case CXBinaryOperator_EQ:
+	    pred = NF_CMP_EQ;
+	    break;
+	  case CXBinaryOperator_NE:
+	    pred = NF_CMP_NE;
+	    break;
+	  default:
+	    cmp = false;
+	    break;
+	  }
+	if (cmp)
+	  {
+	    /* A comparison of floats: a CMP (bool), which a conversion to
+	       a float type makes 0 or 1 (CONVERT from NF_ELEM_BOOL).  */
+	    if (nf_ast_children (c, kids, 2) != 2)
+	      return nf_lp_fail (g, "the region computes something the "
+				    "matchers do not model");
+	    if (!nf_elem_is_float (
+		  nf_ast_elem (clang_getCursorType (kids[0]))))
+	      return nf_lp_fail (g, "a comparison of the region is not "
+				    "between floating-point values");
+	    nf_value a = nf_lp_expr (g, kids[0], k);
+	    nf_value b = a == NF_NO_VALUE ? a : nf_lp_expr (g, kids[1], k);
+	    if (b == NF_NO_VALUE)
+	      return b;
+	    /* GCC's canonical form: a constant second (0 < x is x > 0).  */
+	    if (nf_op (g->r, a) == NF_OP_CONST
+		&& nf_op (g->r, b) != NF_OP_CONST)
+	      {
+		nf_value t = a;
+		a = b;
+		b = t;
+		pred = pred == NF_CMP_LT   ? NF_CMP_GT
+		       : pred == NF_CMP_LE ? NF_CMP_GE
+		       : pred == NF_CMP_GT ? NF_CMP_LT
+		       : pred == NF_CMP_GE ? NF_CMP_LE
+					   : pred;
+	      }
+	    return nf_cse_cmp (g->r, pred, a, b);
+	  }
 	switch (clang_getCursorBinaryOperatorKind (c))
 	  {
 	  case CXBinaryOperator_Add:
@@ -866,6 +1063,10 @@ nf_lp_loop (struct nf_lp *g, CXCursor c)
 	{
 	  struct nf_lp_vol vol = { false };
 	  clang_visitChildren (body, nf_lp_vol_visit, &vol);
+	  /* An elementwise loop's body may set variables first: the
+	     caller (nf_lp_try_map) builds its statements.  */
+	  if (g->map && !vol.found)
+	    return body;
 	  return nf_lp_fail (g, vol.found
 				  ? "the region accesses volatile memory"
 				  : "the loop's shape is not supported"),
@@ -1142,7 +1343,8 @@ static void
 nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
 	      enum nf_elem elem, enum nf_elem accum, bool weighted, bool map,
 	      const char *const *ins, size_t n_ins, const char *out,
-	      CXCursor end, unsigned line, unsigned column)
+	      CXCursor end, unsigned line, unsigned column, double flops,
+	      double bytes)
 {
   nf_tool *t = s->t;
   const char *outs[1] = { out };
@@ -1155,6 +1357,11 @@ nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
   d.n_reduce_dims = 1;
   nf_region_contract (&d, notes, m->kind, elem, accum, weighted, map,
 		      t->math_errno);
+  if (flops >= 0)
+    {
+      d.flops = flops;
+      d.bytes = bytes;
+    }
   d.end_line = (int) nf_ast_end_line (end);
   t->needs_runtime = true;
   nf_record_region (t, &d, s->function, line, column, m);
@@ -1430,7 +1637,7 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		  last = i + 1;
 		  const char *ins[2] = { xs, bound };
 		  nf_lp_record (s, &m, callee, elem, m.accum, false, false, ins,
-				2, "norm", stmts[last], line, column);
+				2, "norm", stmts[last], line, column, -1, 0);
 		}
 	    }
 	}
@@ -1516,7 +1723,7 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 		      nf_lp_record (s, &m, callee, elem,
 				    g.acc_f16 ? NF_ELEM_F16 : m.accum,
 				    m.weight != NF_NO_VALUE, false, ins, 5, ys,
-				    stmts[last], line, column);
+				    stmts[last], line, column, -1, 0);
 		    }
 		}
 	    }
@@ -1583,6 +1790,13 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
       if (refs.n > 0)
 	return "a value computed in the loop is used after it";
     }
+  for (int i = 0; i < g->n_body_vars; i++)
+    {
+      struct nf_lp_refs refs = { g->body_vars[i], nf_ast_end (stmt), 0, 0 };
+      clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
+      if (refs.n > 0)
+	return "a value computed in the loop is used after it";
+    }
   size_t begin = nf_ast_begin (stmt), end = nf_lp_stmt_end (t, stmt);
   if (end <= begin || nf_tool_in_macro (t, begin, begin + 1)
       || nf_tool_in_macro (t, end - 1, end))
@@ -1608,7 +1822,180 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
     return "the region overlaps another rewritten region";
   const char *ins[3] = { ys, xs, bound };
   nf_lp_record (s, m, callee, elem, elem, false, true, ins, 3, ys, stmt,
-		line, column);
+		line, column, -1, 0);
+  return NULL;
+}
+
+/* The size in bytes of an element of ELEM (float or double arrays).  */
+static int
+nf_lp_elem_size (enum nf_elem elem)
+{
+  return elem == NF_ELEM_F64 ? 8 : elem == NF_ELEM_F16 ? 2 : 4;
+}
+
+/* The C text of the scalar value V of G (a parameter of the region: a
+   variable read, or a member s->eps), or NULL.  */
+static const char *
+nf_lp_scalar_text (const struct nf_lp *g, nf_value v, char *buf, size_t size)
+{
+  if (v < 0 || v >= NF_LP_MAX || nf_op (g->r, v) != NF_OP_PARAM)
+    return NULL;
+  for (int i = 0; i < g->n_leaves; i++)
+    if (g->leaves[i].param == v)
+      return g->leaves[i].text;
+  for (int i = 0; i < g->n_vars; i++)
+    if (g->vparam[i] && g->vval[i] == v)
+      {
+	CXString sp = clang_getCursorSpelling (g->vdecl[i]);
+	snprintf (buf, size, "%s", clang_getCString (sp));
+	clang_disposeString (sp);
+	return *buf ? buf : NULL;
+      }
+  return NULL;
+}
+
+/* The overlap test of the arrays texts YS (elements of YSZ bytes) and XS
+   (XSZ) over COUNT elements, appended to OK (SIZE bytes): y == x, or
+   disjoint, as the plugin's nf_loop_disjoint2.  */
+static void
+nf_lp_ew_disjoint (char *ok, size_t size, const char *ys, int ysz,
+		   const char *xs, int xsz, const char *count)
+{
+  size_t o = strlen (ok);
+  if (ysz == xsz)
+    snprintf (ok + o, size - o,
+	      "%s((%s) == (%s) || (%s) + %s <= (%s) || (%s) + %s <= (%s))",
+	      o ? " && " : "", ys, xs, ys, count, xs, xs, count, ys);
+  else
+    snprintf (ok + o, size - o,
+	      "%s((const void *) (%s) == (const void *) (%s)"
+	      " || (const char *) ((%s) + %s) <= (const char *) (%s)"
+	      " || (const char *) ((%s) + %s) <= (const char *) (%s))",
+	      o ? " && " : "", ys, xs, ys, count, xs, xs, count, ys);
+}
+
+/* The elementwise loop STMT of G matched as the Elementwise M (the
+   store STORE): the call nf_elementwise (y, x0, x1, n, prog, s0..s3) of
+   the program lower/ writes (nf_ew_lower), behind the plugin's overlap
+   test of y against each input and its n >= NF_EW_MIN_N, inserted
+   before the loop, which stays as the fallback:
+     if (<y vs x0> && <y vs x1> && <count> >= 64)
+       { nf_elementwise (y, x, 0, <count>, (const unsigned char *)
+			 "\ooo...", (double) (alpha), 0, 0, 0); }
+     else
+     for (...) y[i] = x[i] > 0 ? x[i] : alpha * (expm1f (x[i]) + 0.0f);
+   The program's bytes are octal escapes (at most three digits: none
+   runs into the next).  Returns NULL, or the reason it is not
+   rewritten (the plugin's nf_loop_check_ew's).  */
+static const char *
+nf_lp_ew_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
+		  nf_value store, const nf_match *m, unsigned line,
+		  unsigned column)
+{
+  nf_tool *t = s->t;
+  const nf_region *r = g->r;
+  enum nf_elem elem = nf_value_type (r, m->input).elem;
+  nf_ew_call ew;
+  const char *why = nf_ew_lower (r, m, store, t->fast_math, &ew);
+  if (why)
+    return why;
+  const struct nf_lp_loop *l0 = &g->loops[0];
+  if (l0->extent >= 0 && l0->extent < NF_EW_MIN_N)
+    return "the loop runs too few times for a call to pay";
+  for (nf_value v = 0; v < nf_region_n_values (r); v++)
+    if (nf_value_escapes (r, v))
+      return "a value computed in the loop is used after it";
+  CXCursor kids[1];
+  if (nf_ast_children (stmt, kids, 1) >= 1
+      && clang_getCursorKind (kids[0]) != CXCursor_DeclStmt)
+    {
+      struct nf_lp_refs refs = { g->loops[0].ivar, nf_ast_end (stmt), 0, 0 };
+      clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
+      if (refs.n > 0)
+	return "a value computed in the loop is used after it";
+    }
+  for (int i = 0; i < g->n_body_vars; i++)
+    {
+      struct nf_lp_refs refs = { g->body_vars[i], nf_ast_end (stmt), 0, 0 };
+      clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
+      if (refs.n > 0)
+	return "a value computed in the loop is used after it";
+    }
+  size_t begin = nf_ast_begin (stmt), end = nf_lp_stmt_end (t, stmt);
+  if (end <= begin || nf_tool_in_macro (t, begin, begin + 1)
+      || nf_tool_in_macro (t, end - 1, end))
+    return "the code is inside a macro expansion";
+  char count[320], bound[128], ok[2048] = "";
+  nf_lp_text (t, nf_ast_begin (l0->bound), nf_ast_end (l0->bound), bound,
+	      sizeof bound);
+  if (l0->is_signed)
+    snprintf (count, sizeof count, "((%s) > 0 ? (size_t) (%s) : 0)", bound,
+	      bound);
+  else
+    snprintf (count, sizeof count, "(size_t) (%s)", bound);
+  nf_value yb = nf_access_base (r, store);
+  const char *ys = nf_lp_array_text (g, yb);
+  int ysz = nf_lp_elem_size (nf_value_type (r, yb).elem);
+  const char *xs[2] = { "0", "0" };
+  for (int i = 0; i < ew.n_inputs; i++)
+    {
+      nf_value xb = nf_access_base (r, ew.inputs[i]);
+      xs[i] = nf_lp_array_text (g, xb);
+      /* In place (the same text): y == x, which needs no test.  */
+      if (strcmp (xs[i], ys) != 0)
+	nf_lp_ew_disjoint (ok, sizeof ok, ys, ysz, xs[i],
+			 nf_lp_elem_size (nf_value_type (r, xb).elem), count);
+    }
+  char sc[4][160], sbuf[4][128];
+  for (int i = 0; i < 4; i++)
+    {
+      snprintf (sc[i], sizeof sc[i], "0");
+      if (i >= ew.n_scalars)
+	continue;
+      const char *st
+	= nf_lp_scalar_text (g, ew.scalars[i], sbuf[i], sizeof sbuf[i]);
+      if (!st)
+	return "an input of the region is computed inside it";
+      snprintf (sc[i], sizeof sc[i], "(double) (%.140s)", st);
+    }
+  char prog[4 * NF_EW_PROG_MAX + 1];
+  for (int i = 0; i < ew.len; i++)
+    snprintf (prog + 4 * i, 5, "\\%03o", ew.prog[i]);
+  prog[4 * ew.len] = '\0';
+  size_t need = strlen (ok) + strlen (prog) + 4 * sizeof count + 1024;
+  char *text = malloc (need);
+  if (!text)
+    return s->oom = 1, "out of memory";
+  snprintf (text, need,
+	    "if (%s%s%s >= %d)\n"
+	    "    { nf_elementwise (%s, %s, %s, %s, (const unsigned char *) "
+	    "\"%s\", %s, %s, %s, %s); }\n  else\n  ",
+	    ok, *ok ? " && " : "", count, NF_EW_MIN_N, ys, xs[0], xs[1], count,
+	    prog, sc[0], sc[1], sc[2], sc[3]);
+  nf_edits_begin (t->edits);
+  nf_edits_add (t->edits, begin, begin, text);
+  free (text);
+  if (!nf_edits_commit (t->edits))
+    return "the region overlaps another rewritten region";
+  /* The plugin's nf_loop_record: y, the arrays read, n; per element an
+     exp, log, expm1 or log1p 20 flops, other ops one; each array read
+     once, y written.  */
+  const char *ins[4] = { ys, xs[0], xs[1], bound };
+  int n_ins = 1 + ew.n_inputs;
+  ins[n_ins++] = bound;
+  double flops = 0;
+  for (int i = 0; i < nf_cluster_size (m->cluster); i++)
+    {
+      enum nf_opcode op = nf_op (r, nf_cluster_op (m->cluster, i));
+      flops += op == NF_OP_EXPM1 || op == NF_OP_LOG1P || op == NF_OP_EXP
+		   || op == NF_OP_LOG
+		 ? 20
+	       : op == NF_OP_BROADCAST ? 0
+				       : 1;
+    }
+  nf_lp_record (s, m, "nf_elementwise", elem, elem,
+		m->weight != NF_NO_VALUE, false, ins, n_ins, ys, stmt, line,
+		column, flops, (n_ins - 1) * (elem == NF_ELEM_F32 ? 4.0 : 8.0));
   return NULL;
 }
 
@@ -1643,8 +2030,41 @@ nf_lp_try_map (struct nf_lp_scan *s, CXCursor stmt)
     clang_getRangeStart (clang_getCursorExtent (stmt)), NULL, &line, &column,
     NULL);
   CXCursor body = nf_lp_loop (&g, stmt);
-  nf_value store
-    = clang_Cursor_isNull (body) ? NF_NO_VALUE : nf_lp_store (&g, body);
+  nf_value store = NF_NO_VALUE;
+  if (!clang_Cursor_isNull (body)
+      && clang_getCursorKind (body) == CXCursor_CompoundStmt)
+    {
+      /* { t = E; ...; y[i] = F; }: local variables set, then the
+	 store (a variable read before the body sets it carries a value
+	 from the previous iteration: not built).  */
+      CXCursor b[9], k2[2];
+      int nb = nf_ast_children (body, b, 9);
+      for (int i = 0; i < nb - 1 && i < 8 && !g.fail; i++)
+	{
+	  CXCursor v = clang_getNullCursor ();
+	  if (nf_ast_binop (b[i]) == CXBinaryOperator_Assign
+	      && nf_ast_children (b[i], k2, 2) == 2)
+	    v = nf_lp_var_of (k2[0]);
+	  enum nf_elem e = clang_Cursor_isNull (v)
+			     ? NF_ELEM_NONE
+			     : nf_ast_elem (clang_getCursorType (v));
+	  if (!nf_elem_is_float (e) || nf_lp_find_var (&g, v) >= 0)
+	    {
+	      nf_lp_fail (&g, "the region computes something the matchers "
+			      "do not know");
+	      break;
+	    }
+	  nf_value x = nf_lp_convert (&g, nf_lp_expr (&g, k2[1], 0), e);
+	  if (x == NF_NO_VALUE)
+	    break;
+	  nf_lp_set_var (&g, v, x, false);
+	  g.body_vars[g.n_body_vars++] = v;
+	}
+      if (nb >= 1 && nb <= 9 && !g.fail)
+	store = nf_lp_store (&g, b[nb - 1]);
+    }
+  else if (!clang_Cursor_isNull (body))
+    store = nf_lp_store (&g, body);
   nf_match m;
   if (store != NF_NO_VALUE && !g.fail)
     {
@@ -1656,8 +2076,33 @@ nf_lp_try_map (struct nf_lp_scan *s, CXCursor stmt)
 	    nf_record_missed (t, m.kind, s->function, line, column, reason);
 	  nf_match_release (&m);
 	}
-      else if (m.reason)
-	nf_record_missed (t, m.kind, s->function, line, column, m.reason);
+      else
+	{
+	  /* A body that does more than the map: one program (the
+	     plugin's nf_loop_ew_attempt), whose reason, where the
+	     region has one, says more than the map matcher's.  */
+	  enum nf_kind kind = m.kind;
+	  const char *reason = m.reason;
+	  nf_match e;
+	  if ((t->kinds & NF_KIND_ELEMENTWISE) && !t->ew_vectorizer)
+	    {
+	      if (nf_match_elementwise (g.r, store, &e))
+		{
+		  const char *why
+		    = nf_lp_ew_rewrite (&g, s, stmt, store, &e, line, column);
+		  kind = NF_KIND_ELEMENTWISE;
+		  reason = why;
+		  nf_match_release (&e);
+		}
+	      else if (e.reason)
+		{
+		  kind = NF_KIND_ELEMENTWISE;
+		  reason = e.reason;
+		}
+	    }
+	  if (reason && !s->oom)
+	    nf_record_missed (t, kind, s->function, line, column, reason);
+	}
     }
   nf_region_free (g.r);
 }
@@ -1783,7 +2228,7 @@ nf_loop_run (nf_tool *t)
 {
   if (!(t->kinds
 	& (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT | NF_KIND_EXPM1
-	   | NF_KIND_LOG1P)))
+	   | NF_KIND_LOG1P | NF_KIND_ELEMENTWISE)))
     return 0;
   return clang_visitChildren (clang_getTranslationUnitCursor (t->tu),
 			      nf_lp_function, t)

@@ -226,6 +226,44 @@ nf_args_unsafe_math (const struct nf_cli *cli)
   return on;
 }
 
+/* Whether the compiler arguments give GCC float vectors wider than 16
+   bytes, as the plugin's nf_float_vector_bytes finds them: the last of
+   -mavx, -mavx2, -mavx512*, -mno-avx and -march= (an AVX target) wins;
+   -mprefer-vector-width=128 keeps 16.  Without -m options the target is
+   x86-64's SSE2 (16 bytes); -march=native is not guessed.  */
+static bool
+nf_args_wide_vectors (const struct nf_cli *cli)
+{
+  static const char *const avx_arches[]
+    = { "x86-64-v3", "x86-64-v4", "sandybridge", "ivybridge", "haswell",
+	"broadwell", "skylake", "cannonlake", "icelake", "cascadelake",
+	"cooperlake", "tigerlake", "sapphirerapids", "alderlake",
+	"raptorlake", "meteorlake", "graniterapids", "emeraldrapids",
+	"rocketlake", "znver", "bdver", "btver2" };
+  bool wide = false, narrow = false;
+  for (int i = 0; i < cli->n_clang_args; i++)
+    {
+      const char *a = cli->clang_args[i];
+      if (!strcmp (a, "-mavx") || !strncmp (a, "-mavx2", 6)
+	  || !strncmp (a, "-mavx512", 8))
+	wide = true;
+      else if (!strcmp (a, "-mno-avx"))
+	wide = false;
+      else if (!strncmp (a, "-march=", 7))
+	{
+	  wide = false;
+	  for (size_t j = 0; j < sizeof avx_arches / sizeof avx_arches[0]; j++)
+	    if (!strncmp (a + 7, avx_arches[j], strlen (avx_arches[j])))
+	      wide = true;
+	}
+      else if (!strcmp (a, "-mprefer-vector-width=128"))
+	narrow = true;
+      else if (!strncmp (a, "-mprefer-vector-width=", 22))
+	narrow = false;
+    }
+  return wide && !narrow;
+}
+
 /* Whether the compiler arguments let a sum be reordered (the last of
    -fassociative-math, -fno-associative-math, -funsafe-math-optimizations,
    -ffast-math, -Ofast wins), as GCC's flag_associative_math says.  */
@@ -422,6 +460,7 @@ main (int argc, char **argv)
   t.signed_zeros = nf_args_signed_zeros (&cli);
   t.associative_math = nf_args_associative_math (&cli);
   t.fast_math = nf_args_unsafe_math (&cli) && !t.signed_zeros;
+  t.ew_vectorizer = nf_args_unsafe_math (&cli) && nf_args_wide_vectors (&cli);
   char *buf = NULL;
   CXIndex index = NULL;
   status = 1;

@@ -29,6 +29,10 @@ typedef struct nf_tool
 			    the compiler may reorder a sum.  */
   bool math_errno;	/* No -fno-math-errno/-ffast-math in the
 			   clang arguments.  */
+  bool ew_vectorizer;	/* -funsafe-math-optimizations with vectors
+			   wider than 16 bytes (-mavx2...): GCC vectorizes
+			   an activation faster than a program, so no
+			   Elementwise (the plugin's nf_loop_ew_pays).  */
 
   /* The input.  */
   const char *buf; /* Its bytes, as read.  */
