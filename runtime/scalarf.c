@@ -292,11 +292,32 @@ static const struct
    vector unit: m << 46 by psllq, plus the table entry by paddq, only
    j's 6 bits through a general register (for the load's address): one
    round trip and two instructions less than the integer sum.  */
+#if defined __x86_64__
+/* The register holding scalar F (D) as a vector, its upper lanes
+   whatever they are: no instruction (_mm_set_ss and _mm_set_sd clear
+   them, one more operation on the path to S, where only the low 18 bits
+   of the low lane are used).  */
+static inline __attribute__ ((always_inline)) __m128i
+reg_of_float (float f)
+{
+  __m128 v;
+  __asm__ ("" : "=x"(v) : "0"(f));
+  return _mm_castps_si128 (v);
+}
+static inline __attribute__ ((always_inline)) __m128i
+reg_of_double (double d)
+{
+  __m128d v;
+  __asm__ ("" : "=x"(v) : "0"(d));
+  return _mm_castpd_si128 (v);
+}
+#endif
+
 static inline __attribute__ ((always_inline)) double
 exp_scale (double kd)
 {
 #if defined __x86_64__
-  __m128i zi = _mm_castpd_si128 (_mm_set_sd (kd));
+  __m128i zi = reg_of_double (kd);
   unsigned j = (unsigned) _mm_cvtsi128_si32 (zi) % 64;
   __m128i sb = _mm_add_epi64 (_mm_slli_epi64 (zi, 46),
 			      _mm_loadl_epi64 ((const __m128i *) &exp_tab[j]));
@@ -324,7 +345,7 @@ exp_reduce (float x, double *s, int fma)
 	 at bit 46 whatever the upper half of the register holds.  */
       float zf = __builtin_fmaf (x, INV_LN2_64F, SHIFTF);
       double kd = (double) (zf - SHIFTF);
-      __m128i zi = _mm_castps_si128 (_mm_set_ss (zf));
+      __m128i zi = reg_of_float (zf);
       unsigned j = (unsigned) _mm_cvtsi128_si32 (zi) % 64;
       __m128i sb
 	= _mm_add_epi64 (_mm_slli_epi64 (zi, 46),
@@ -446,12 +467,13 @@ static inline __attribute__ ((always_inline)) float
 log1pf_body (float x, int fma)
 {
   /* Out of the main path, on x's bits (no wait for 1 + x, no 64-bit
-     constants): |x| < 2^-29 or not finite (the first compare: tiny
-     magnitudes wrap around), and x <= -1 (-Inf and negative NaNs
+     constants): |x| < 2^-29 or not finite (the first compare, on the
+     bits doubled, the sign shifted out, minus 2^-29's: tiny magnitudes
+     wrap around; one lea), and x <= -1 (-Inf and negative NaNs
      included).  */
   uint32_t ix = asuint (x);
-  if (__builtin_expect ((ix & 0x7fffffff) - 0x31000000u
-			    >= 0x7f800000u - 0x31000000u
+  if (__builtin_expect (ix * 2u - 0x31000000u * 2u
+			    >= (0x7f800000u - 0x31000000u) * 2u
 			  || ix >= 0xbf800000u,
 			0))
     return log1pf_special (x);
