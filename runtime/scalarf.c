@@ -490,8 +490,19 @@ log1pf_body (float x, int fma)
   const double *e = (const double *) ((const char *) log1p_tab
 				      + ((tmp >> 13) & (63 << 4)));
   int32_t k = (int32_t) tmp >> 23;
+#if defined __x86_64__
+  /* z and k as a double in the vector unit, from k moved there once:
+     psllq by 52 (only k's low 12 bits reach the exponent field, as
+     needed), psubq from u's bits, cvtdq2pd (no general-register round
+     trip of u, no dependency-breaking xor before a cvtsi2sd).  */
+  __m128i kv = _mm_cvtsi32_si128 (k);
+  double kd = _mm_cvtsd_f64 (_mm_cvtepi32_pd (kv));
+  double z = _mm_cvtsd_f64 (_mm_castsi128_pd (
+    _mm_sub_epi64 (reg_of_double (u), _mm_slli_epi64 (kv, 52))));
+#else
   double kd = (double) k;
   double z = asdouble (asuint64 (u) - ((uint64_t) (int64_t) k << 52));
+#endif
   double r = MADD (z, e[0], -1.0);
   double w = MADD (kd, LN2, e[1]);
   /* (w + r) + r^2 (G0 + G1 r) + r^4 (G2 + G3 r + G4 r^2): two FMAs
