@@ -10,10 +10,12 @@
 
    Dispatch.  A clone runs on any CPU of its ABI level and computes with
    the best instruction set the CPU has (the b clone on an AVX-512
-   machine runs the AVX-512 core on its 4 lanes): each width of each
-   function is one entry of the table below, filled with dispatch.c's
-   own (same ISA, same NEURONFUSE_ISA cap, stubs that fill it on the
-   first call), and every clone is one indirect call through it.  The
+   machine runs the AVX-512 core on its 4 lanes, in a ymm of 4 doubles
+   with AVX-512VL): each width of each function is one entry of the
+   table nf_simd (simd.h), filled with dispatch.c's own (same ISA, same
+   NEURONFUSE_ISA cap, stubs that fill it on the first call), and every
+   clone is one tail jump through it (the fast-math functions' clones,
+   simd-fast.c, too).  The
    variants (simd.h) share the cores of the array kernels of their ISA,
    so on a given ISA each clone and nf_expm1_f32 give the same bits; the
    scalar functions (scalarf.c) are computed differently, as accurately,
