@@ -307,8 +307,7 @@ nf_simd_flatten_at (class loop *loop, basic_block cb)
   edge tin, fin;
   basic_block join = nf_simd_arm (loop, te, &tarm, &tin);
   if (nf_simd_arm (loop, fe, &farm, &fin) != join || join == cb
-      || join == loop->header || join == loop->latch
-      || !flow_bb_inside_loop_p (loop, join)
+      || join == loop->header || !flow_bb_inside_loop_p (loop, join)
       || EDGE_COUNT (join->preds) != 2 || (!tarm && !farm)
       || !dominated_by_p (CDI_DOMINATORS, join, cb))
     return false;
