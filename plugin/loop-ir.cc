@@ -837,6 +837,23 @@ nf_lr_call_op (const gimple *stmt, int *nargs)
   return op;
 }
 
+/* Whether T is X + 0.0 (+0, the scalar rewrite's zero), used once; sets
+   *X.  */
+static bool
+nf_lr_zero_added (tree t, tree *x)
+{
+  gimple *d = SSA_NAME_DEF_STMT (t);
+  if (!is_gimple_assign (d) || gimple_assign_rhs_code (d) != PLUS_EXPR
+      || !has_single_use (t))
+    return false;
+  tree c = gimple_assign_rhs2 (d);
+  if (TREE_CODE (c) != REAL_CST || !real_zerop (c)
+      || REAL_VALUE_NEGATIVE (TREE_REAL_CST (c)))
+    return false;
+  *x = gimple_assign_rhs1 (d);
+  return true;
+}
+
 /* The value of CALL, a math call.  */
 static nf_value
 nf_lr_call (struct nf_lregion *g, gcall *call)
@@ -846,7 +863,26 @@ nf_lr_call (struct nf_lregion *g, gcall *call)
   if (op == NF_OP_COUNT_ || (int) gimple_call_num_args (call) != nargs)
     return nf_lr_fail (g, "the region calls a function other than the math "
 			  "functions it models");
-  nf_value a = nf_lr_value (g, gimple_call_arg (call, 0));
+  /* The scalar rewrite's expm1 (x + 0.0) and log1p (x + 0.0) (scalar.cc:
+     the call stays a tail call) are expm1 (x) + 0.0 and log1p (x) + 0.0,
+     the same values: the region has the form the matchers and the
+     emitters know, the libclang tool's.  */
+  tree z = NULL_TREE;
+  tree arg = gimple_call_arg (call, 0);
+  if ((op == NF_OP_EXPM1 || op == NF_OP_LOG1P) && TREE_CODE (arg) == SSA_NAME
+      && nf_lr_zero_added (arg, &z))
+    {
+      nf_value x = nf_lr_value (g, z);
+      if (x == NF_NO_VALUE)
+	return x;
+      nf_value e = nf_lr_unary (g, op, x);
+      return e == NF_NO_VALUE
+	       ? e
+	       : nf_lr_binary (g, NF_OP_ADD, e,
+			       nf_lr_const (g, build_real (TREE_TYPE (arg),
+							   dconst0)));
+    }
+  nf_value a = nf_lr_value (g, arg);
   if (a == NF_NO_VALUE)
     return a;
   if (nargs == 1)
@@ -1245,6 +1281,14 @@ nf_lr_use_built (const struct nf_lregion *g, gimple *stmt)
 		     : NF_NO_VALUE;
       if (u >= 0)
 	return true; /* Built, or passes V on (a PHI, a copy).  */
+      /* The scalar rewrite's x + 0.0 is part of its call's value
+	 (nf_lr_call).  */
+      tree z;
+      use_operand_p use;
+      gimple *call;
+      if (nf_lr_zero_added (lhs, &z) && single_imm_use (lhs, &use, &call)
+	  && is_gimple_call (call))
+	return nf_lr_use_built (g, call);
     }
   for (int s = 0; s < g->cap; s++)
     if (g->stmts[s] == stmt)

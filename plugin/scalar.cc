@@ -11,12 +11,13 @@
    expm1l, logl/log1pl; float calls libneuronfuse's nf_expm1f and
    nf_log1pf, see below):
 
-     e_2 = exp (x_1(D));                 e_2 = expm1 (x_1(D));
-     r_3 = e_2 - 1.0e+0;          ==>    r_3 = e_2 + 0.0;
+                                         z_4 = x_1(D) + 0.0;
+     e_2 = exp (x_1(D));                 e_2 = expm1 (z_4);
+     r_3 = e_2 - 1.0e+0;          ==>    r_3 = e_2;
 
      t_2 = x_1(D) + 1.0e+0;              t_2 = x_1(D) + 1.0e+0;  (dead)
-     r_3 = log (t_2);             ==>    u_4 = log1p (x_1(D));
-                                         r_3 = u_4 + 0.0;
+                                         z_4 = x_1(D) + 0.0;
+     r_3 = log (t_2);             ==>    r_3 = log1p (z_4);
 
    Float: glibc's expm1f and log1pf are about 2.7x slower than expf and
    logf, which would make the rewrite cost speed (DESIGN.md section 4);
@@ -24,8 +25,13 @@
    and have vector-ABI clones, so loops around them still vectorize
    (mathfn.cc, simd.cc).  Under -ffast-math the _fast ones (1 ulp).
 
-   The trailing "+ 0.0" keeps the sign of a zero result as the original
-   had it (exp (-0.0) - 1 is +0.0, expm1 (-0.0) is -0.0); it is not emitted
+   The "+ 0.0" keeps the sign of a zero result as the original had it
+   (exp (-0.0) - 1 is +0.0, expm1 (-0.0) is -0.0).  It is added to the
+   argument (expm1 (+0) is +0), so that the call stays a tail call, and
+   read back as expm1 (x) + 0.0 by the region builders (loop-ir.cc):
+   the region IR, the reports and the dumps are those of the result's
+   + 0.0, which 1 - exp (x) (0.0 - expm1 (x)) and a widened result keep
+   as they were.  It is not emitted
    when signed zeros need not be honoured (-ffast-math), and GCC drops it,
    nor when x is never -0 (an exp, a square: the matcher's
    input_never_minus_zero), as in softplus' log (1 + exp (x)).
@@ -169,6 +175,24 @@ nf_retarget_call (gcall *call, const struct nf_mathfn *fn)
   nf_call_to (call, nf_mathfn_decl (fn));
 }
 
+/* Make the argument x of CALL, an expm1 or log1p, x + 0.0 computed just
+   before it: the +0 the original gave for x = -0 (exp (-0) - 1, log (1 +
+   -0)), with the call's result its own.  */
+static void
+nf_zero_first (gcall *call)
+{
+  tree x = gimple_call_arg (call, 0);
+  tree type = TREE_TYPE (x);
+  tree t = make_ssa_name (type);
+  gassign *add = gimple_build_assign (t, PLUS_EXPR, x,
+				      build_real (type, dconst0));
+  gimple_set_location (add, gimple_location (call));
+  gimple_stmt_iterator at = gsi_for_stmt (call);
+  gsi_insert_before (&at, add, GSI_SAME_STMT);
+  gimple_call_set_arg (call, 0, t);
+  update_stmt (call);
+}
+
 /* Reset the debug binds that use NAME, whose value is about to change.  */
 static void
 nf_reset_debug_uses (tree name)
@@ -278,7 +302,16 @@ nf_try_expm1 (function *fun, gimple_stmt_iterator *gsi)
   update_stmt (call);
   tree v = wide ? wide : ev;
   tree type = TREE_TYPE (lhs);
-  if (HONOR_SIGNED_ZEROS (type) && !zero_kept)
+  if (HONOR_SIGNED_ZEROS (type) && !zero_kept && !one_minus && !wide)
+    {
+      /* expm1 (x + 0.0), not expm1 (x) + 0.0: the same value for every
+	 x (only -0 changes, to +0, and expm1 (+0) is +0), and the call
+	 stays in tail position (a function returning exp (v) - 1 jumps to
+	 nf_expm1f).  The region builders read it as expm1 (x) + 0.0.  */
+      nf_zero_first (call);
+      gimple_assign_set_rhs_from_tree (gsi, v);
+    }
+  else if (HONOR_SIGNED_ZEROS (type) && !zero_kept)
     {
       tree zero = build_real (type, dconst0);
       if (one_minus)
@@ -360,15 +393,9 @@ nf_try_log1p (function *fun, gimple_stmt_iterator *gsi)
   nf_retarget_call (call, fn);
   gimple_call_set_arg (call, 0, x);
   tree type = TREE_TYPE (lhs);
+  /* log1p (x + 0.0) rather than log1p (x) + 0.0, as for expm1.  */
   if (HONOR_SIGNED_ZEROS (type) && !zero_kept)
-    {
-      tree tmp = make_ssa_name (type);
-      gimple_call_set_lhs (call, tmp);
-      gassign *fix
-	= gimple_build_assign (lhs, PLUS_EXPR, tmp, build_real (type, dconst0));
-      gimple_set_location (fix, gimple_location (call));
-      gsi_insert_after (gsi, fix, GSI_SAME_STMT);
-    }
+    nf_zero_first (call);
   update_stmt (call);
   return true;
 }

@@ -163,6 +163,22 @@ nf_simd_hoist_block (class loop *loop, basic_block bb, basic_block to)
       gimple *stmt = gsi_stmt (gsi);
       bool call = nf_simd_call_p (stmt);
       any_call |= call;
+      /* The scalar rewrite's x + 0.0 before the call (scalar.cc) goes
+	 with it.  */
+      tree arg = call ? gimple_call_arg (stmt, 0) : NULL_TREE;
+      gimple *add = arg && TREE_CODE (arg) == SSA_NAME
+		      ? SSA_NAME_DEF_STMT (arg)
+		      : NULL;
+      if (add && gimple_bb (add) == bb && nf_simd_float_arith_p (add)
+	  && has_single_use (arg) && nf_simd_operands_available (loop, add, to))
+	{
+	  gimple_stmt_iterator from = gsi_for_stmt (add);
+	  gimple_stmt_iterator dest = gsi_last_bb (to);
+	  if (!gsi_end_p (dest) && is_ctrl_stmt (gsi_stmt (dest)))
+	    gsi_move_before (&from, &dest);
+	  else
+	    gsi_move_to_bb_end (&from, to);
+	}
       /* Arithmetic moves only along with a call, after it.  */
       if ((call || (any_call && nf_simd_float_arith_p (stmt)))
 	  && nf_simd_operands_available (loop, stmt, to))
