@@ -34,6 +34,12 @@
       (found on the code as written), else its own, and nothing for a
       loop that is no candidate (a loop that could not be built needs a
       sum of squares on its way to a root).
+   4. nf-loop, in mode=rewrite: an elementwise candidate that no map
+      region took is tried as Elementwise (nf_loop_ew_attempt: simd.cc
+      prepares it, loop.cc makes it one nf_elementwise call), unless
+      -ffast-math with AVX vectors makes GCC's own vectorization faster
+      (nf_loop_ew_pays); its reason replaces the map's when its region
+      was built.  The loops left are simd.cc's (nf_simd_prepare_loop).
    Functions always inlined (always_inline) are left to nf-loop, which
    sees each copy with its arguments.
 

@@ -40,7 +40,10 @@
    + 0.0 (+0 for x = -0) is part of the region and the call is to the
    _pz kernel, which gives the same +0; under -ffast-math the f32 call
    is to the fast kernel (within 1 ulp).  A loop whose body does more
-   than the map is simd.cc's, after this.
+   than the map is tried as Elementwise (loop-pass.cc, after simd.cc has
+   flattened it): one call of nf_elementwise running the program lower/
+   wrote for the body (nf_loop_check_ew), guarded by the overlap test of
+   y against each input and by n >= NF_EW_MIN_N; else it is simd.cc's.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 

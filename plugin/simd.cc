@@ -42,6 +42,21 @@
    3. The loop is marked for the vectorizer.  A remark says what was
       done.
 
+   For the Elementwise attempt (loop-pass.cc's nf_loop_ew_attempt, before
+   step 3), three more entry points: nf_simd_companions retargets a libm
+   expf the inliner brought into such a loop to nf_expf (nf-scalar-early
+   did not see it there); nf_simd_hoist_loop is steps 1-2 alone, the
+   scalar rewrite's x + 0.0 going with its call; nf_simd_flatten_loop
+   if-converts each condition whose ways meet after at most one block of
+   movable statements (float arithmetic, const calls) each: those move
+   up, the join's PHIs become COND_EXPRs on the condition as a value, and
+   the blocks merge (into the latch where the work sits there, -Os), so
+   that the loop is the two blocks loop-ir.cc models.  A loop that then
+   becomes an nf_elementwise call keeps the original as its fallback,
+   marked for the vectorizer without a remark (nf_simd_mark_fallback).
+   Moving an arm's arithmetic to every iteration is under the contract
+   below: a division on a discarded element may raise a flag.
+
    The floating-point contract: a call made unconditional computes an
    element the original did not; its value is discarded, but it may set
    the overflow, invalid or inexact flag (and errno, ERANGE on overflow)
