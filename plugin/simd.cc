@@ -446,9 +446,15 @@ nf_simd_companions (class loop *loop)
 	    continue;
 	nf_call_to (call, decl);
 	update_stmt (call);
-	nf_remark_optimized (call, "Elementwise: expf in a loop calling "
-				   "libneuronfuse replaced by nf_expf (0.5 "
-				   "ulp, vector clones)");
+	/* After IPA the declaration may be new, without clones.  */
+	cgraph_node *node = cgraph_node::get (decl);
+	nf_remark_optimized (call, node && node->simd_clones
+				     ? "Elementwise: expf in a loop calling "
+				       "libneuronfuse replaced by nf_expf (0.5 "
+				       "ulp, vector clones)"
+				     : "Elementwise: expf in a loop calling "
+				       "libneuronfuse replaced by nf_expf (0.5 "
+				       "ulp)");
 	n++;
       }
   free (bbs);
