@@ -1759,25 +1759,17 @@ nf_lp_calls_visit (CXCursor c, CXCursor parent, CXClientData data)
   return CXChildVisit_Recurse;
 }
 
-/* The elementwise loop STMT of G matched as M (the STORE STORE): the
-   call to the array kernel behind the plugin's overlap test, inserted
-   before the loop, which stays (with the scalar pass's rewrite inside)
-   as the fallback:
-     if (y == x || disjoint) { nf_expm1_f32 (y, x, n); } else
-     for (...) y[i] = expm1f (x[i]) + 0.0f;
-   Returns NULL, or the reason it is not rewritten.  */
+/* For the rewrites of the elementwise loop STMT of G: whether a value
+   it computes is used after it (an escaping value of the region, the
+   induction variable declared outside it, a variable its body sets) or
+   it is inside a macro expansion.  Returns that reason, or NULL with
+   the loop's text range in *BEGIN, *END.  */
 static const char *
-nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
-		   nf_value store, const nf_match *m, unsigned line,
-		   unsigned column)
+nf_lp_loop_leaves (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
+		   size_t *begin, size_t *end)
 {
-  nf_tool *t = s->t;
   const nf_region *r = g->r;
-  enum nf_elem elem = nf_value_type (r, m->input).elem;
-  if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
-    return "no array kernel for this element type";
-  /* As the plugin's loop pass (lower/'s choice).  */
-  const char *callee = nf_map_callee (m, elem, t->fast_math);
+  nf_tool *t = s->t;
   for (nf_value v = 0; v < nf_region_n_values (r); v++)
     if (nf_value_escapes (r, v))
       return "a value computed in the loop is used after it";
@@ -1797,10 +1789,37 @@ nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
       if (refs.n > 0)
 	return "a value computed in the loop is used after it";
     }
-  size_t begin = nf_ast_begin (stmt), end = nf_lp_stmt_end (t, stmt);
-  if (end <= begin || nf_tool_in_macro (t, begin, begin + 1)
-      || nf_tool_in_macro (t, end - 1, end))
+  *begin = nf_ast_begin (stmt);
+  *end = nf_lp_stmt_end (t, stmt);
+  if (*end <= *begin || nf_tool_in_macro (t, *begin, *begin + 1)
+      || nf_tool_in_macro (t, *end - 1, *end))
     return "the code is inside a macro expansion";
+  return NULL;
+}
+
+/* The elementwise loop STMT of G matched as M (the STORE STORE): the
+   call to the array kernel behind the plugin's overlap test, inserted
+   before the loop, which stays (with the scalar pass's rewrite inside)
+   as the fallback:
+     if (y == x || disjoint) { nf_expm1_f32 (y, x, n); } else
+     for (...) y[i] = expm1f (x[i]) + 0.0f;
+   Returns NULL, or the reason it is not rewritten.  */
+static const char *
+nf_lp_map_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
+		   nf_value store, const nf_match *m, unsigned line,
+		   unsigned column)
+{
+  nf_tool *t = s->t;
+  const nf_region *r = g->r;
+  enum nf_elem elem = nf_value_type (r, m->input).elem;
+  if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
+    return "no array kernel for this element type";
+  /* As the plugin's loop pass (lower/'s choice).  */
+  const char *callee = nf_map_callee (m, elem, t->fast_math);
+  size_t begin, end;
+  const char *leaves = nf_lp_loop_leaves (g, s, stmt, &begin, &end);
+  if (leaves)
+    return leaves;
   const char *ys = nf_lp_array_text (g, nf_access_base (r, store));
   const char *xs = nf_lp_array_text (g, nf_access_base (r, m->input));
   char count[320], bound[128], text[2048];
@@ -1902,29 +1921,10 @@ nf_lp_ew_rewrite (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
   const struct nf_lp_loop *l0 = &g->loops[0];
   if (l0->extent >= 0 && l0->extent < NF_EW_MIN_N)
     return "the loop runs too few times for a call to pay";
-  for (nf_value v = 0; v < nf_region_n_values (r); v++)
-    if (nf_value_escapes (r, v))
-      return "a value computed in the loop is used after it";
-  CXCursor kids[1];
-  if (nf_ast_children (stmt, kids, 1) >= 1
-      && clang_getCursorKind (kids[0]) != CXCursor_DeclStmt)
-    {
-      struct nf_lp_refs refs = { g->loops[0].ivar, nf_ast_end (stmt), 0, 0 };
-      clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
-      if (refs.n > 0)
-	return "a value computed in the loop is used after it";
-    }
-  for (int i = 0; i < g->n_body_vars; i++)
-    {
-      struct nf_lp_refs refs = { g->body_vars[i], nf_ast_end (stmt), 0, 0 };
-      clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
-      if (refs.n > 0)
-	return "a value computed in the loop is used after it";
-    }
-  size_t begin = nf_ast_begin (stmt), end = nf_lp_stmt_end (t, stmt);
-  if (end <= begin || nf_tool_in_macro (t, begin, begin + 1)
-      || nf_tool_in_macro (t, end - 1, end))
-    return "the code is inside a macro expansion";
+  size_t begin, end;
+  const char *leaves = nf_lp_loop_leaves (g, s, stmt, &begin, &end);
+  if (leaves)
+    return leaves;
   char count[320], bound[128], ok[2048] = "";
   nf_lp_text (t, nf_ast_begin (l0->bound), nf_ast_end (l0->bound), bound,
 	      sizeof bound);
