@@ -112,6 +112,11 @@ tree nf_runtime_fn_decl (const char *name);
    (scalar.cc).  */
 void nf_call_to (gcall *call, tree decl);
 
+/* If CALL (in FUN) is libm's float expf, make it call nf_expf, as
+   accurate, const and with vector clones where they exist (CLONES says
+   which the remark claims); returns whether it did (scalar.cc).  */
+bool nf_expf_to_runtime (function *fun, gcall *call, bool clones);
+
 /* The opcode (NF_OP_EXPM1, NF_OP_LOG1P, NF_OP_EXP) of a call to one of those
    libneuronfuse scalar functions, or NF_OP_COUNT_.  */
 enum nf_opcode nf_runtime_call_op (const gimple *call);

@@ -615,23 +615,32 @@ nf_scalar_companions (function *fun)
 	 gsi_next (&gsi))
       {
 	gcall *call = nf_as_call (gsi_stmt (gsi));
-	if (!call || !bb->loop_father
-	    || !bitmap_bit_p (loops, bb->loop_father->num)
-	    || !gimple_call_builtin_p (call, BUILT_IN_EXPF)
-	    || !gimple_call_lhs (call) || stmt_can_throw_internal (fun, call))
-	  continue;
-	tree decl = nf_runtime_fn_decl ("nf_expf");
-	if (symtab_node *own = symtab_node::get (decl))
-	  if (own->definition)
-	    continue;
-	nf_call_to (call, decl);
-	update_stmt (call);
-	nf_remark_optimized (call, "Elementwise: expf in a loop calling "
-				   "libneuronfuse replaced by nf_expf (0.5 "
-				   "ulp, vector clones)");
-	changed = true;
+	if (call && bb->loop_father
+	    && bitmap_bit_p (loops, bb->loop_father->num))
+	  changed |= nf_expf_to_runtime (fun, call, true);
       }
   return changed;
+}
+
+bool
+nf_expf_to_runtime (function *fun, gcall *call, bool clones)
+{
+  if (!gimple_call_builtin_p (call, BUILT_IN_EXPF) || !gimple_call_lhs (call)
+      || stmt_can_throw_internal (fun, call))
+    return false;
+  tree decl = nf_runtime_fn_decl ("nf_expf");
+  if (symtab_node *own = symtab_node::get (decl))
+    if (own->definition)
+      return false;
+  nf_call_to (call, decl);
+  update_stmt (call);
+  nf_remark_optimized (call, clones ? "Elementwise: expf in a loop calling "
+				      "libneuronfuse replaced by nf_expf (0.5 "
+				      "ulp, vector clones)"
+				    : "Elementwise: expf in a loop calling "
+				      "libneuronfuse replaced by nf_expf (0.5 "
+				      "ulp)");
+  return true;
 }
 
 /* Run steps 1-4 over FUN.  */

@@ -435,28 +435,13 @@ nf_simd_companions (class loop *loop)
   for (unsigned i = 0; i < loop->num_nodes; i++)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
-      {
-	gcall *call = nf_as_call (gsi_stmt (gsi));
-	if (!call || !gimple_call_builtin_p (call, BUILT_IN_EXPF)
-	    || !gimple_call_lhs (call) || stmt_can_throw_internal (cfun, call))
-	  continue;
-	tree decl = nf_runtime_fn_decl ("nf_expf");
-	if (symtab_node *own = symtab_node::get (decl))
-	  if (own->definition)
-	    continue;
-	nf_call_to (call, decl);
-	update_stmt (call);
-	/* After IPA the declaration may be new, without clones.  */
-	cgraph_node *node = cgraph_node::get (decl);
-	nf_remark_optimized (call, node && node->simd_clones
-				     ? "Elementwise: expf in a loop calling "
-				       "libneuronfuse replaced by nf_expf (0.5 "
-				       "ulp, vector clones)"
-				     : "Elementwise: expf in a loop calling "
-				       "libneuronfuse replaced by nf_expf (0.5 "
-				       "ulp)");
-	n++;
-      }
+      if (gcall *call = nf_as_call (gsi_stmt (gsi)))
+	if (gimple_call_builtin_p (call, BUILT_IN_EXPF))
+	{
+	  /* After IPA the declaration may be new, without clones.  */
+	  cgraph_node *node = cgraph_node::get (nf_runtime_fn_decl ("nf_expf"));
+	  n += nf_expf_to_runtime (cfun, call, node && node->simd_clones);
+	}
   free (bbs);
   return n;
 }
