@@ -33,6 +33,7 @@
 struct nf_ew_plan;
 
 #define NF_KERNELS_F16(X)                                                      \
+  X (nrm2_f16, float, (const _Float16 *x, size_t n), (x, n))                   \
   X (rmsnorm_f16, void,                                                        \
      (_Float16 *y, const _Float16 *x, const _Float16 *w, size_t n, float eps,  \
       int stream),                                                             \
@@ -85,7 +86,9 @@ NF_KERNELS (NF_PROTO)
 #undef NF_PROTO
 
 #ifdef __FLT16_MAX__
-/* Not in the table: the _Float16 sum the f16 RMSNorm kernels share.  */
+/* Not in the table: the _Float16 sum in double that the f16 RMSNorm and
+   nrm2 kernels of each instruction set share.  */
+double nf_sumsq_f16_generic (const _Float16 *x, size_t n);
 double nf_sumsq_f16_avx2 (const _Float16 *x, size_t n);
 double nf_sumsq_f16_avx512 (const _Float16 *x, size_t n);
 #endif

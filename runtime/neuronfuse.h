@@ -164,6 +164,21 @@ int nf_get_num_threads (void);
 float nf_nrm2_f32 (const float *x, size_t n);
 double nf_nrm2_f64 (const double *x, size_t n);
 
+#ifdef __FLT16_MAX__
+/* The Euclidean norm of _Float16 data, as a float; 0 for n == 0.  The
+   squares are exact in float and double; they are summed in double,
+   whose range holds every square (2^-48 to 2^32), so nothing overflows
+   or underflows, and the root is taken in double and rounded once to
+   float (rounding the root to double first moves the result only where
+   the exact norm lies within 2^-29 ulp of a midpoint, inside the bound):
+   within 0.5 ulp + n 2^-29 ulp of the exact norm.  Never less accurate
+   than the plain loop `float s = 0; ... s += x[i] * x[i]; return sqrtf
+   (s);` it replaces, whose float sum errs by up to (n - 1) 2^-24 (and
+   stops growing once a square is below half an ulp of it: 2^24 ones sum
+   to 2^24 whatever n).  Any NaN gives NaN, else any Inf gives Inf.  */
+float nf_nrm2_f16 (const _Float16 *x, size_t n);
+#endif
+
 /* The Euclidean norm of floats in double, as sqrt (s) of a double sum
    of (double) x[i] * x[i] computes it: the squares (exact in double)
    summed without error (TwoSum, then long double), its root rounded

@@ -1,5 +1,7 @@
-/* nrm2.c: nf_nrm2_f32/f64 and nf_nrm2d_f32, the Euclidean norm as the
-   square root of a dispatched sum of squares (kernels.h).
+/* nrm2.c: nf_nrm2_f32/f64/f16 and nf_nrm2d_f32, the Euclidean norm as
+   the square root of a dispatched sum of squares (kernels.h); f16 is one
+   table entry, sum and root together (generic/sumsq.c,
+   x86/sumsq-tmpl.h).
 
    f32: the double sum of nf_sumsq_f32 cannot overflow or underflow
    (squares of floats lie between 2^-298 and 2^256).  f64: the fast sum
@@ -44,3 +46,14 @@ nf_nrm2_f64 (const double *x, size_t n)
     return (double) sqrtl (NF_KERNEL (sumsq_f64) (x, n));
   return (double) sqrtl (NF_KERNEL (sumsq_fast_f64) (x, n));
 }
+
+#ifdef __FLT16_MAX__
+/* The squares of _Float16s, exact in double, summed there (no overflow
+   or underflow: every square lies between 2^-48 and 2^32); the root in
+   double, rounded once to float.  */
+float
+nf_nrm2_f16 (const _Float16 *x, size_t n)
+{
+  return NF_KERNEL (nrm2_f16) (x, n);
+}
+#endif

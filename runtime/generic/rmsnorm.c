@@ -65,10 +65,7 @@ nf_rmsnorm_f16_generic (_Float16 *y, const _Float16 *x, const _Float16 *w,
   (void) stream;
   if (n == 0)
     return;
-  double s = 0;
-  for (size_t i = 0; i < n; i++)
-    s += (double) x[i] * x[i];
-  double r = 1 / sqrt (s / (double) n + eps);
+  double r = 1 / sqrt (nf_sumsq_f16_generic (x, n) / (double) n + eps);
   if (w)
     for (size_t i = 0; i < n; i++)
       y[i] = (_Float16) ((double) x[i] * r * w[i]);

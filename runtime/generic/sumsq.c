@@ -1,17 +1,21 @@
-/* nf_sumsq_f32/f64_generic: sums of squares, the portable kernels (and
-   the references of the vector ones), from which nrm2.c takes norms.
+/* nf_sumsq_f32/f16/f64_generic: sums of squares, the portable kernels
+   (and the references of the vector ones), from which nrm2.c takes norms;
+   nf_nrm2_f16_generic, the f16 norm itself (a table entry of its own).
 
    Accuracy and range.  A float squared is exact in double and far from
    double's limits, so the f32 kernels sum plain doubles: relative error at
-   most (n - 1) 2^-53, the norm within 0.5 ulp + n 2^-29 ulp.  For doubles
-   LAPACK 3.10's dnrm2 scales into three accumulators (Blue's algorithm,
-   Anderson, ACM TOMS 44, 2017); here, like OpenBLAS's x87 dnrm2, we use
-   instead a long double whose 15-bit exponent holds the square of every
-   double, subnormals included, so nothing can overflow or underflow.  The
-   long double squares (each within 2^-64) are summed with Neumaier's
-   compensation (Neumaier, ZAMM 54, 1974), so the sum is within about
-   3 2^-64 and the norm within 0.5 ulp + 2^-9 ulp whatever n.  NaN and Inf
-   come out as from the plain loop: any NaN gives NaN, else Inf gives Inf.
+   most (n - 1) 2^-53, the norm within 0.5 ulp + n 2^-29 ulp.  The same
+   holds for _Float16 (squares of 22 bits between 2^-48 and 2^32), whose
+   norm is the root of that sum in double, rounded once to float.  For
+   doubles LAPACK 3.10's dnrm2 scales into three accumulators (Blue's
+   algorithm, Anderson, ACM TOMS 44, 2017); here, like OpenBLAS's x87
+   dnrm2, we use instead a long double whose 15-bit exponent holds the
+   square of every double, subnormals included, so nothing can overflow or
+   underflow.  The long double squares (each within 2^-64) are summed with
+   Neumaier's compensation (Neumaier, ZAMM 54, 1974), so the sum is within
+   about 3 2^-64 and the norm within 0.5 ulp + 2^-9 ulp whatever n.  NaN
+   and Inf come out as from the plain loop: any NaN gives NaN, else Inf
+   gives Inf.
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
@@ -39,6 +43,27 @@ nf_sumsq_f32_generic (const float *x, size_t n)
     s += (double) x[i] * x[i];
   return s;
 }
+
+#ifdef __FLT16_MAX__
+/* Return the sum of the squares of the _Float16s X[0..N-1] in double
+   (for nf_nrm2_f16 and RMSNorm f16; not in the table).  */
+double
+nf_sumsq_f16_generic (const _Float16 *x, size_t n)
+{
+  double s = 0;
+  for (size_t i = 0; i < n; i++)
+    s += (double) x[i] * x[i];
+  return s;
+}
+
+/* Return the Euclidean norm of the _Float16s X[0..N-1]: the root of the
+   double sum taken in double and rounded once to float.  */
+float
+nf_nrm2_f16_generic (const _Float16 *x, size_t n)
+{
+  return (float) sqrt (nf_sumsq_f16_generic (x, n));
+}
+#endif
 
 /* Return the sum of the squares of the floats X[0..N-1] in long double,
    each square exact (48 bits), summed with Neumaier's compensation in

@@ -4,8 +4,10 @@
    f32 and f16: the squares are exact in double, eight vector
    accumulators hide the add latency (one accumulator runs at a quarter
    of the speed: notes/runtime-facts.md 5.2), and the sum's relative error
-   is at most (n / (8 VD_N) + 10) 2^-53, against the plain double loop's
-   (n - 1) 2^-53.  No overflow or underflow is possible.
+   is at most (n / (8 VD_N) + 10) 2^-53 (and never above the (n - 1)
+   2^-53 of the plain double loop: the zero padding adds exactly).  No
+   overflow or underflow is possible.  nf_nrm2_f16 is the root of the f16
+   sum in double, rounded once to float.
 
    f32, accurate (nf_nrm2d_f32): the exact squares summed with TwoSum
    in four vector accumulators, combined in long double: relative error
@@ -121,11 +123,23 @@ NF_SFX (nf_sumsq_f32) (const float *x, size_t n)
 
 #ifdef __FLT16_MAX__
 /* Return the sum of the squares of the _Float16s X[0..N-1] in double
-   (for RMSNorm f16; not in the table).  */
+   (for RMSNorm f16 and nf_nrm2_f16; not in the table).  */
 double
 NF_SFX (nf_sumsq_f16) (const _Float16 *x, size_t n)
 {
   NF_SUMSQ_NARROW (_Float16, vd_load_f16);
+}
+
+/* Return the Euclidean norm of the _Float16s X[0..N-1]: the root of
+   that sum in double, rounded once to float.  The conversions keep NaN
+   and Inf (F16C's vcvtph2ps, then vcvtps2pd), the squares and sums of
+   non-negative values propagate them (NaN + Inf is NaN), and the zero
+   padding of the head and tail adds nothing: any NaN gives NaN, else any
+   Inf gives Inf, as the generic kernel.  */
+float
+NF_SFX (nf_nrm2_f16) (const _Float16 *x, size_t n)
+{
+  return (float) sqrt (NF_SFX (nf_sumsq_f16) (x, n));
 }
 #endif
 
