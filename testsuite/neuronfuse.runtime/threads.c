@@ -45,6 +45,7 @@ struct out
   double e64[MAXN], l64[MAXN], r64[MAXN];
 #ifdef __FLT16_MAX__
   _Float16 r16[MAXN];
+  float n16;
 #endif
   float n32;
   double n64, s32, nd32;
@@ -92,6 +93,7 @@ run_all (const struct job *j, size_t n, struct out *o)
   nf_rmsnorm_rows_f32 (o->rows32, j->rx32, w32, ROWS, n < 64 ? n : 64, 1e-5f);
 #ifdef __FLT16_MAX__
   nf_rmsnorm_f16 (o->r16, j->x16, w16, n, 1e-3f);
+  o->n16 = nf_nrm2_f16 (j->x16, n);
 #endif
   o->n32 = nf_nrm2_f32 (j->x32, n);
   o->n64 = nf_nrm2_f64 (j->x64, n);
@@ -176,6 +178,7 @@ main (void)
 	       == 0);
 #ifdef __FLT16_MAX__
 	CHECK (memcmp (g->r16, want.r16, n * sizeof (_Float16)) == 0);
+	CHECK (memcmp (&g->n16, &want.n16, sizeof want.n16) == 0);
 #endif
 	CHECK (memcmp (&g->n32, &want.n32, sizeof want.n32) == 0);
 	CHECK (memcmp (&g->n64, &want.n64, sizeof want.n64) == 0);
