@@ -116,6 +116,9 @@ static _Alignas(64) float xf_exp[N], xf_log[N];
 static _Alignas(64) float xf_lgu[N], xf_lgv[N];
 static _Alignas(64) double xd[N], yd[N], refd[N];
 static _Alignas(64) double xd_exp[N], xd_log[N];
+#ifdef __FLT16_MAX__
+static _Alignas(64) _Float16 xh[N];
+#endif
 static float rowf[N]; /* One row of the naive result, for the checks.  */
 
 /* Memory-resident data: ROWS x N floats in, the same out.  */
@@ -448,6 +451,23 @@ fast_nrm2_f64 (void)
 {
   sink = naive_fast_nrm2_f64 (xd, N);
 }
+#ifdef __FLT16_MAX__
+static void
+k_nrm2_f16 (void)
+{
+  sink = nf_nrm2_f16 (xh, N);
+}
+static void
+o2_nrm2_f16 (void)
+{
+  sink = naive_o2_nrm2_f16 (xh, N);
+}
+static void
+fast_nrm2_f16 (void)
+{
+  sink = naive_fast_nrm2_f16 (xh, N);
+}
+#endif
 
 /* The scalar functions and their clones (bench/calls.c): per-element
    calls, not vectorized, and the loops GCC vectorizes through the
@@ -578,6 +598,9 @@ fill_inputs (void)
       xf[i] = (float) uniform (-2, 2);
       wf[i] = (float) uniform (0.5, 1.5);
       xd[i] = uniform (-2, 2);
+#ifdef __FLT16_MAX__
+      xh[i] = (_Float16) xf[i];
+#endif
       xd_exp[i] = uniform (-5, 5);
       xd_log[i] = uniform (-0.9, 9.1);
       xf_exp[i] = (float) xd_exp[i];
@@ -923,7 +946,7 @@ bench_elu_short (int reps)
     }
 }
 
-/* The two norms.  */
+/* The norms.  */
 static void
 bench_nrm2 (int reps)
 {
@@ -948,6 +971,20 @@ bench_nrm2 (int reps)
   add_row ("nrm2 f64, 4096 (cache)", w[0].med, "loop -O2", w[1].med, N, 8, ok);
   add_row ("nrm2 f64, 4096 (cache)", w[0].med, "loop fast", w[2].med, N, 0,
 	   ok && fast_ok);
+
+#ifdef __FLT16_MAX__
+  /* _Float16 data, the float loop over it (for information: no goal).  */
+  ref = naive_o2_nrm2_f16 (xh, N);
+  ok = fabs (nf_nrm2_f16 (xh, N) - ref) <= 1e-4 * ref;
+  fast_ok = fabs (naive_fast_nrm2_f16 (xh, N) - ref) <= 1e-4 * ref;
+  struct variant h[] = { { "kernel", k_nrm2_f16, 0, { 0 }, 0 },
+			 { "-O2", o2_nrm2_f16, 0, { 0 }, 0 },
+			 { "fast", fast_nrm2_f16, 0, { 0 }, 0 } };
+  time_group (h, 3, reps, SAMPLE_NS);
+  add_row ("nrm2 f16, 4096 (cache)", h[0].med, "loop -O2", h[1].med, N, 0, ok);
+  add_row ("nrm2 f16, 4096 (cache)", h[0].med, "loop fast", h[2].med, N, 0,
+	   ok && fast_ok);
+#endif
 }
 
 #if defined __x86_64__

@@ -83,6 +83,19 @@ NAIVE (nrm2_f64) (const double *x, int n)
   return sqrt (ss);
 }
 
+#ifdef __FLT16_MAX__
+/* sqrt (sum (X[i]^2)) for N _Float16s, summed in float (the products are
+   evaluated in float, exact).  */
+float
+NAIVE (nrm2_f16) (const _Float16 *x, int n)
+{
+  float ss = 0.0f;
+  for (int i = 0; i < n; i++)
+    ss += x[i] * x[i];
+  return sqrtf (ss);
+}
+#endif
+
 /* Y[i] = expf (X[i]) - 1 for N floats.  */
 void
 NAIVE (expm1_f32) (float *y, const float *x, int n)

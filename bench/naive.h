@@ -30,4 +30,10 @@ NAIVE_DECLARE (o2)
 NAIVE_DECLARE (fast)
 NAIVE_DECLARE (ofast)
 
+#ifdef __FLT16_MAX__
+float naive_o2_nrm2_f16 (const _Float16 *x, int n);
+float naive_fast_nrm2_f16 (const _Float16 *x, int n);
+float naive_ofast_nrm2_f16 (const _Float16 *x, int n);
+#endif
+
 #endif /* NF_BENCH_NAIVE_H */
