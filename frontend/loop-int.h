@@ -1,0 +1,209 @@
+/* loop-int.h: the loop pass's own interface between its files: the
+   region being built (loop-ir.c, loop-expr.c), the rewrites that spell
+   the fused call in C (loop-rewrite.c) and the driver that finds the
+   candidates and decides (loop.c).  Not for the other passes: their
+   entry is nf_loop_run in nf-clang.h.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_LOOP_INT_H
+#define NF_LOOP_INT_H
+
+#include <clang-c/Index.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ast.h"
+#include "ir.h"
+#include "match.h"
+#include "nf-clang.h"
+
+#define NF_LP_MAX 256  /* Values whose expression is noted.  */
+#define NF_LP_VARS 32  /* Variables a region assigns or reads.  */
+#define NF_LP_ARRAYS 8 /* Arrays, and members read, of a region.  */
+
+/* An array of the region (or a member read, s->eps): a parameter named
+   by its source text.  */
+struct nf_lp_array
+{
+  char text[128]; /* The base expression as written.  */
+  nf_value param;
+  CXCursor base;
+};
+
+/* One loop of the region: for (j = 0; j < bound; j++).  */
+struct nf_lp_loop
+{
+  CXCursor stmt, ivar, bound;
+  int sym;
+  int64_t extent; /* A constant trip count, or -1.  */
+  bool is_signed;
+};
+
+/* One region being built.  */
+struct nf_lp
+{
+  nf_tool *t;
+  const char *function;
+  nf_region *r;
+  const char *fail;
+  /* Variables: their current value.  */
+  CXCursor vdecl[NF_LP_VARS];
+  nf_value vval[NF_LP_VARS];
+  bool vparam[NF_LP_VARS]; /* Value is the variable at the entry.  */
+  int n_vars;
+  struct nf_lp_array arrays[NF_LP_ARRAYS];
+  int n_arrays;
+  struct nf_lp_array leaves[NF_LP_ARRAYS]; /* Members read: s->eps.  */
+  int n_leaves;
+  struct nf_lp_loop loops[2];
+  int n_loops;
+  CXCursor cursors[NF_LP_MAX]; /* Value -> expression (params, consts,
+				  math calls).  */
+  bool noted[NF_LP_MAX];       /* A math call's cursor is recorded.  */
+  bool map;	       /* An elementwise loop: see nf_lp_scalar_rewrite.  */
+  bool acc_f16;	       /* The accumulator is a _Float16.  */
+  nf_value conv_floor; /* The first value of the loop body being built.  */
+  const nf_vars *vars; /* The function's local variables.  */
+  CXCursor fn;	       /* The function.  */
+  nf_value reduce;
+  CXCursor acc;		 /* The accumulator's variable.  */
+  nf_value ret;		 /* A value returned by the region's end.  */
+  CXCursor ret_expr;	 /* The expression computing it.  */
+  CXCursor body_vars[8]; /* Variables an elementwise loop's body sets.  */
+  int n_body_vars;
+};
+
+/* The function being scanned.  */
+struct nf_lp_scan
+{
+  nf_tool *t;
+  const char *function;
+  CXCursor fn;
+  int oom;
+  nf_vars vars;
+  bool summed; /* The last loop tried was a sum's candidate.  */
+};
+
+/* Where a region is in the source, as the driver found it: what the
+   rewrites replace or insert before.  */
+struct nf_lp_span
+{
+  CXCursor *stmts;	  /* The statement list holding it.  */
+  int n;		  /* Its length.  */
+  int first, last;	  /* The region's first and last statements.  */
+  size_t begin, end;	  /* Its text [BEGIN, END) (a return stays
+			     out of it).  */
+  unsigned line, column;  /* The first loop's location (the report's).  */
+  const char *used_after; /* An elementwise loop: why it cannot be
+			     replaced (a value it computes is used after
+			     it, or it is inside a macro expansion), or
+			     NULL.  */
+};
+
+/* --- loop-ir.c: the region's variables, arrays, loops and statements */
+
+/* Note WHY as G's failure, unless it has one.  Returns NF_NO_VALUE.  */
+nf_value nf_lp_fail (struct nf_lp *g, const char *why);
+/* Note that V stands for the expression C.  Returns V.  */
+nf_value nf_lp_note (struct nf_lp *g, nf_value v, CXCursor c);
+/* Whether A and B declare the same entity.  */
+bool nf_lp_same_decl (CXCursor a, CXCursor b);
+/* The variable C (stripped) refers to, or a null cursor.  */
+CXCursor nf_lp_var_of (CXCursor c);
+/* Whether C accumulates into a variable (see loop-ir.c).  Sets *LHS to
+   acc's expression and *E.  */
+bool nf_lp_accumulation (CXCursor c, CXCursor *lhs, CXCursor *e);
+/* The index of DECL among G's variables, or -1.  */
+int nf_lp_find_var (const struct nf_lp *g, CXCursor decl);
+/* Let the variable DECL hold V from here; PARAM when V is its value at
+   the region's entry.  */
+void nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param);
+/* The source text of [B, E) of T's buffer in BUF, cut short if longer
+   than SIZE.  */
+void nf_lp_text (const nf_tool *t, size_t b, size_t e, char *buf, size_t size);
+/* The dimension of loop K.  */
+nf_dim nf_lp_dim (const struct nf_lp *g, int k);
+/* Whether C (stripped) is loop K's induction variable.  */
+bool nf_lp_is_ivar (const struct nf_lp *g, CXCursor c, int k);
+/* The array parameter for the pointer expression BASE, accessed in loop
+   K with elements of ELEM.  */
+nf_value nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem);
+/* The base of the access C = base[j] or *(base + j) in loop K, or a
+   null cursor.  */
+CXCursor nf_lp_access_base (struct nf_lp *g, CXCursor c, int k);
+/* The value of the variable DECL read at C.  */
+nf_value nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c);
+/* The number read by the member access C (s->eps).  */
+nf_value nf_lp_member (struct nf_lp *g, CXCursor c);
+/* Analyse the for statement C as G's next loop.  Returns its body, or a
+   null cursor (G->fail set).  */
+CXCursor nf_lp_loop (struct nf_lp *g, CXCursor c);
+/* The first loop's body BODY, acc += E, after the statement PREV.
+   Returns the REDUCE.  */
+nf_value nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev);
+/* The scalar statement C.  Returns false when C is none.  */
+bool nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c);
+/* The last loop's body BODY: a[j] = E.  Returns the STORE.  */
+nf_value nf_lp_store (struct nf_lp *g, CXCursor body);
+
+/* References to DECL in a cursor visited with nf_lp_count_refs that
+   start in [AFTER, BEFORE) (BEFORE 0: no upper bound); N counts them.  */
+struct nf_lp_refs
+{
+  CXCursor decl;
+  size_t after;
+  int n;
+  size_t before; /* 0: no upper bound.  */
+};
+enum CXChildVisitResult nf_lp_count_refs (CXCursor c, CXCursor parent,
+					  CXClientData data);
+/* The end of statement C including its `;`.  */
+size_t nf_lp_stmt_end (const nf_tool *t, CXCursor c);
+
+/* --- loop-expr.c: expressions ---------------------------------------- */
+
+/* The value of the expression C, in loop K (or the scalar code, -1).  */
+nf_value nf_lp_expr (struct nf_lp *g, CXCursor c, int k);
+/* A OP B, and OP A, hash-consed.  */
+nf_value nf_lp_binary (struct nf_lp *g, enum nf_opcode op, nf_value a,
+		       nf_value b);
+nf_value nf_lp_unary (struct nf_lp *g, enum nf_opcode op, nf_value a);
+/* A converted to the element type TO.  */
+nf_value nf_lp_convert (struct nf_lp *g, nf_value a, enum nf_elem to);
+/* The constant C of ELEM for the expression CUR.  */
+nf_value nf_lp_const (struct nf_lp *g, enum nf_elem elem, double c,
+		      CXCursor cur);
+/* The opcode of the math function CALL calls, and its number of
+   arguments; NF_OP_COUNT_ for other calls.  */
+enum nf_opcode nf_lp_math (CXCursor call, int *nargs);
+
+/* --- loop-rewrite.c: the fused calls in C ---------------------------- */
+
+/* The C text of the pointer to array value P of G.  */
+const char *nf_lp_array_text (const struct nf_lp *g, nf_value p);
+/* The MulRedSqrt M of G, whose loop is SPAN's first statement: the loop
+   goes and the norm's call in the next statement becomes the kernel's.
+   Returns NULL (SPAN->last set to that statement), or the reason it is
+   not rewritten.  */
+const char *nf_lp_mulredsqrt_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
+				      const nf_match *m,
+				      struct nf_lp_span *span);
+/* The RMSNorm M of G storing with STORE: SPAN's text becomes the call
+   behind the overlap test, with the original as the fallback.  Returns
+   NULL, or the reason it is not rewritten.  */
+const char *nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
+				   const nf_match *m, nf_value store,
+				   const struct nf_lp_span *span);
+/* The elementwise loop of G, SPAN's one statement, matched as the map M
+   whose result STORE stores: the array kernel's call inserted before
+   it.  Returns NULL, or the reason it is not rewritten.  */
+const char *nf_lp_map_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
+			       const nf_match *m, nf_value store,
+			       const struct nf_lp_span *span);
+/* The same for the Elementwise match M: an nf_elementwise call.  */
+const char *nf_lp_ew_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
+			      const nf_match *m, nf_value store,
+			      const struct nf_lp_span *span);
+
+#endif /* NF_LOOP_INT_H */

@@ -1,0 +1,683 @@
+/* loop-ir.c: the loop regions of a statement list as region IR (the
+   libclang twin of plugin/loop-ir.cc): the region's variables, arrays,
+   inputs and loops, and its statements executed symbolically.
+   loop-expr.c builds the expressions; loop.c, the driver, says which
+   statements make a region.
+
+   The statements of a region are executed in order into lower/'s IR
+   (ir.h), the graph plugin/loop-ir.cc builds from GIMPLE:
+
+     float ss = 0.0f;                                    the REDUCE's init
+     for (int j = 0; j < size; j++) ss += x[j] * x[j];   (1) (3)
+     ss /= size;  ss += 1e-5f;  ss = 1.0f / sqrtf (ss);  (4)
+     for (int j = 0; j < size; j++)                      (1)
+       o[j] = weight[j] * (ss * x[j]);                   (5)
+
+   1. A loop (nf_lp_loop) is for (j = 0; j < n; j++) (or j != n, ++j,
+      j += 1) over an integer j; n, a variable, a member or a constant,
+      is the loop's dimension: a symbol of the region (the same text,
+      the same symbol) or a constant extent.  Its body is one statement
+      (an elementwise loop's may set variables first: loop.c builds
+      those).
+   2. Each variable holds the value last assigned to it (an SSA name,
+      nf_lp_set_var); a variable read before the region assigns it is a
+      parameter (nf_lp_read).  A variable the region writes must be a
+      local the function never addresses: anything else is memory the
+      call would skip.
+   3. The first loop's body acc += E (nf_lp_reduction) is a REDUCE of E,
+      broadcast when scalar, whose init is acc's value before the loop:
+      the statement just before it (float ss = 0.0f;) or acc itself.
+   4. Scalar statements v = E, v op= E, T v = E (nf_lp_scalar_stmt)
+      assign their variables.
+   5. The last loop's body a[j] = E (nf_lp_store) is a STORE.
+   x[j] and *(x + j), with j the loop's induction variable, are LOADs of
+   the array parameter named by x's text (nf_lp_array); a member read
+   (s->eps) is a scalar parameter named by its text (nf_lp_member).
+
+   Limitations: a region has at most NF_LP_VARS variables, NF_LP_ARRAYS
+   arrays and as many members read (reported when more); offsets and
+   strides other than x[j] are not built ("an array access is not
+   affine in the loop").
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "loop-int.h"
+
+/* What a visit of nf_lp_vol_visit or nf_lp_effect_visit found.  */
+struct nf_lp_vol
+{
+  bool found;
+};
+
+/* Whether a statement reads or writes a volatile object.  */
+static enum CXChildVisitResult
+nf_lp_vol_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_vol *v = data;
+  (void) parent;
+  if (clang_isExpression (clang_getCursorKind (c))
+      && clang_isVolatileQualifiedType (clang_getCursorType (c)))
+    v->found = true;
+  return CXChildVisit_Recurse;
+}
+
+/* Whether an expression has side effects (calls, ++, assignments).  */
+static enum CXChildVisitResult
+nf_lp_effect_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_vol *v = data;
+  (void) parent;
+  enum CXCursorKind k = clang_getCursorKind (c);
+  if (k == CXCursor_CallExpr || k == CXCursor_CompoundAssignOperator
+      || nf_ast_binop (c) == CXBinaryOperator_Assign)
+    v->found = true;
+  if (k == CXCursor_UnaryOperator)
+    {
+      enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind (c);
+      if (u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PostDec
+	  || u == CXUnaryOperator_PreInc || u == CXUnaryOperator_PreDec)
+	v->found = true;
+    }
+  return CXChildVisit_Recurse;
+}
+
+nf_value
+nf_lp_fail (struct nf_lp *g, const char *why)
+{
+  if (!g->fail)
+    g->fail = why;
+  return NF_NO_VALUE;
+}
+
+nf_value
+nf_lp_note (struct nf_lp *g, nf_value v, CXCursor c)
+{
+  if (v >= 0 && v < NF_LP_MAX)
+    g->cursors[v] = c;
+  return v;
+}
+
+bool
+nf_lp_same_decl (CXCursor a, CXCursor b)
+{
+  return clang_equalCursors (clang_getCanonicalCursor (a),
+			     clang_getCanonicalCursor (b));
+}
+
+/* The variable C (stripped) refers to, or a null cursor.  */
+CXCursor
+nf_lp_var_of (CXCursor c)
+{
+  c = nf_ast_strip_noop (c);
+  if (clang_getCursorKind (c) != CXCursor_DeclRefExpr)
+    return clang_getNullCursor ();
+  CXCursor d = clang_getCursorReferenced (c);
+  if (clang_getCursorKind (d) != CXCursor_VarDecl
+      && clang_getCursorKind (d) != CXCursor_ParmDecl)
+    return clang_getNullCursor ();
+  return d;
+}
+
+/* Whether C accumulates into a variable: acc += E, acc = acc + E or
+   acc = E + acc (C defines the first as the second, and a floating
+   addition commutes bit for bit; a conversion of the sum back to acc's
+   type is the one += makes).  Sets *LHS to acc's expression and *E.  */
+bool
+nf_lp_accumulation (CXCursor c, CXCursor *lhs, CXCursor *e)
+{
+  CXCursor k[2], a[2];
+  if (clang_getCursorKind (c) == CXCursor_CompoundAssignOperator
+      && clang_getCursorBinaryOperatorKind (c) == CXBinaryOperator_AddAssign
+      && nf_ast_children (c, k, 2) == 2)
+    {
+      *lhs = k[0];
+      *e = k[1];
+      return true;
+    }
+  if (nf_ast_binop (c) != CXBinaryOperator_Assign
+      || nf_ast_children (c, k, 2) != 2)
+    return false;
+  CXCursor acc = nf_lp_var_of (k[0]), sum = nf_ast_strip_noop (k[1]), in;
+  if (nf_ast_float_convert (sum, &in))
+    sum = nf_ast_strip_noop (in);
+  if (clang_Cursor_isNull (acc) || nf_ast_binop (sum) != CXBinaryOperator_Add
+      || nf_ast_children (sum, a, 2) != 2)
+    return false;
+  for (int i = 0; i < 2; i++)
+    {
+      CXCursor x = nf_ast_strip_noop (a[i]);
+      if (nf_ast_float_convert (x, &in))
+	x = in;
+      CXCursor v = nf_lp_var_of (x);
+      if (!clang_Cursor_isNull (v) && nf_lp_same_decl (v, acc))
+	{
+	  *lhs = k[0];
+	  *e = a[1 - i];
+	  return true;
+	}
+    }
+  return false;
+}
+
+int
+nf_lp_find_var (const struct nf_lp *g, CXCursor decl)
+{
+  for (int i = 0; i < g->n_vars; i++)
+    if (nf_lp_same_decl (g->vdecl[i], decl))
+      return i;
+  return -1;
+}
+
+/* Whether the function takes the address of DECL.  */
+struct nf_lp_addr
+{
+  CXCursor decl;
+  bool found;
+};
+
+static enum CXChildVisitResult
+nf_lp_addr_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_addr *a = data;
+  CXCursor k[1];
+  (void) parent;
+  if (clang_getCursorKind (c) == CXCursor_UnaryOperator
+      && clang_getCursorUnaryOperatorKind (c) == CXUnaryOperator_AddrOf
+      && nf_ast_children (c, k, 1) == 1)
+    {
+      CXCursor d = nf_ast_strip_noop (k[0]);
+      if (clang_getCursorKind (d) == CXCursor_DeclRefExpr
+	  && nf_lp_same_decl (clang_getCursorReferenced (d), a->decl))
+	a->found = true;
+    }
+  return CXChildVisit_Recurse;
+}
+
+void
+nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param)
+{
+  /* A variable the region writes must be the function's own: a global,
+     a volatile or an addressed local is memory the call would skip.  */
+  if (!param)
+    {
+      struct nf_lp_addr a = { decl, false };
+      if (!clang_Cursor_isNull (g->fn))
+	clang_visitChildren (g->fn, nf_lp_addr_visit, &a);
+      if (a.found || clang_Cursor_hasVarDeclGlobalStorage (decl) == 1
+	  || clang_isVolatileQualifiedType (clang_getCursorType (decl)))
+	{
+	  nf_lp_fail (g, "the region stores to memory outside the idiom");
+	  return;
+	}
+    }
+  int i = nf_lp_find_var (g, decl);
+  if (i < 0)
+    {
+      if (g->n_vars == NF_LP_VARS)
+	{
+	  nf_lp_fail (g, "the region has too many variables");
+	  return;
+	}
+      i = g->n_vars++;
+      g->vdecl[i] = decl;
+    }
+  g->vval[i] = v;
+  g->vparam[i] = param;
+}
+
+/* The source text of [B, E) in BUF, cut short if longer than SIZE.  */
+void
+nf_lp_text (const nf_tool *t, size_t b, size_t e, char *buf, size_t size)
+{
+  size_t n = e > b && e <= t->len ? e - b : 0;
+  if (n >= size)
+    n = size - 1;
+  memcpy (buf, t->buf + b, n);
+  buf[n] = '\0';
+}
+
+/* The dimension of loop K.  */
+nf_dim
+nf_lp_dim (const struct nf_lp *g, int k)
+{
+  return g->loops[k].extent >= 0 ? nf_const_dim (g->loops[k].extent)
+				 : nf_sym_dim (g->loops[k].sym);
+}
+
+/* Whether C (stripped) is loop K's induction variable.  */
+bool
+nf_lp_is_ivar (const struct nf_lp *g, CXCursor c, int k)
+{
+  CXCursor d = nf_lp_var_of (c);
+  return k >= 0 && !clang_Cursor_isNull (d)
+	 && nf_lp_same_decl (d, g->loops[k].ivar);
+}
+
+/* The parameter of TABLE (*N entries) whose source text is TEXT and
+   whose elements are TYPE's, added for cursor C, of type TYPE and named
+   after C's spelling (s->x is "x"), if there is none; NF_NO_VALUE with
+   the missed reason WHY_FULL when the table is full.  */
+static nf_value
+nf_lp_intern (struct nf_lp *g, struct nf_lp_array *table, int *n, CXCursor c,
+	      const char *text, nf_type type, bool is_array,
+	      const char *why_full)
+{
+  for (int i = 0; i < *n; i++)
+    if (strcmp (table[i].text, text) == 0
+	&& nf_value_type (g->r, table[i].param).elem == type.elem)
+      return table[i].param;
+  if (*n == NF_LP_ARRAYS)
+    return nf_lp_fail (g, why_full);
+  struct nf_lp_array *a = &table[(*n)++];
+  snprintf (a->text, sizeof a->text, "%s", text);
+  a->base = c;
+  CXString sp = clang_getCursorSpelling (c);
+  const char *name = clang_getCString (sp);
+  a->param = nf_param (g->r, name && *name ? name : text, type, is_array);
+  clang_disposeString (sp);
+  nf_lp_note (g, a->param, c);
+  return a->param;
+}
+
+/* The array parameter for the pointer expression BASE, accessed in loop
+   K with elements of ELEM.  */
+nf_value
+nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
+{
+  char text[128];
+  CXCursor s = nf_ast_strip_noop (base);
+  CXType pt = clang_getCanonicalType (clang_getCursorType (s));
+  CXType et = pt.kind == CXType_Pointer ? clang_getPointeeType (pt)
+					: clang_getArrayElementType (pt);
+  if (clang_isVolatileQualifiedType (et))
+    return nf_lp_fail (g, "the loop accesses volatile memory");
+  /* The call and the overlap test evaluate the base again.  */
+  struct nf_lp_vol fx = { false };
+  clang_visitChildren (s, nf_lp_effect_visit, &fx);
+  if (fx.found || clang_getCursorKind (s) == CXCursor_CallExpr)
+    return nf_lp_fail (g, "an array access is not affine in the loop");
+  nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s), text, sizeof text);
+  if (!*text)
+    return nf_lp_fail (g, "an array access is not affine in the loop");
+  return nf_lp_intern (g, g->arrays, &g->n_arrays, s, text,
+		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true,
+		       "the region accesses too many arrays");
+}
+
+/* The base of the access C = base[j] or *(base + j) in loop K, or a
+   null cursor.  */
+CXCursor
+nf_lp_access_base (struct nf_lp *g, CXCursor c, int k)
+{
+  CXCursor kids[2];
+  c = nf_ast_strip_noop (c);
+  enum CXCursorKind kind = clang_getCursorKind (c);
+  if (kind == CXCursor_ArraySubscriptExpr && nf_ast_children (c, kids, 2) == 2
+      && nf_lp_is_ivar (g, kids[1], k))
+    return kids[0];
+  if (kind == CXCursor_UnaryOperator
+      && clang_getCursorUnaryOperatorKind (c) == CXUnaryOperator_Deref
+      && nf_ast_children (c, kids, 1) == 1)
+    {
+      CXCursor p = nf_ast_strip_noop (kids[0]);
+      if (nf_ast_binop (p) == CXBinaryOperator_Add
+	  && nf_ast_children (p, kids, 2) == 2)
+	{
+	  if (nf_lp_is_ivar (g, kids[1], k))
+	    return kids[0];
+	  if (nf_lp_is_ivar (g, kids[0], k))
+	    return kids[1];
+	}
+    }
+  return clang_getNullCursor ();
+}
+
+/* The value of the variable DECL read at C.  */
+nf_value
+nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c)
+{
+  int i = nf_lp_find_var (g, decl);
+  if (i >= 0)
+    return g->vval[i];
+  enum nf_elem elem = nf_ast_elem (clang_getCursorType (decl));
+  if (elem == NF_ELEM_NONE)
+    return nf_lp_fail (g, "an input of the region is neither a number "
+			  "nor an array");
+  CXString sp = clang_getCursorSpelling (decl);
+  nf_value p
+    = nf_param (g->r, clang_getCString (sp), nf_scalar_type (elem), false);
+  clang_disposeString (sp);
+  nf_lp_note (g, p, nf_ast_strip_noop (c));
+  nf_lp_set_var (g, decl, p, true);
+  return p;
+}
+
+/* The number read by the member access C (s->eps), a parameter of the
+   region named by its text.  */
+nf_value
+nf_lp_member (struct nf_lp *g, CXCursor c)
+{
+  char text[128];
+  enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
+  if (elem == NF_ELEM_NONE)
+    return nf_lp_fail (g, "an input of the region is neither a number "
+			  "nor an array");
+  nf_lp_text (g->t, nf_ast_begin (c), nf_ast_end (c), text, sizeof text);
+  return nf_lp_intern (g, g->leaves, &g->n_leaves, c, text,
+		       nf_scalar_type (elem), false,
+		       "the region has too many inputs");
+}
+
+/* --- Statements.  --- */
+
+/* Analyse the for statement C as loop K of G: for (int j = 0; j < n;
+   j++) with an integer j.  Returns its body, or a null cursor (G->fail
+   set).  */
+CXCursor
+nf_lp_loop (struct nf_lp *g, CXCursor c)
+{
+  CXCursor kids[4], null = clang_getNullCursor ();
+  /* libclang skips the absent parts: all four must be there.  */
+  if (nf_ast_children (c, kids, 4) != 4)
+    return nf_lp_fail (g, "the loop's shape is not supported"), null;
+  if (g->n_loops == 2)
+    return nf_lp_fail (g, "the values flow through more than two loops"), null;
+  CXCursor init = kids[0], cond = kids[1], inc = kids[2], body = kids[3];
+  CXCursor ivar = null, start = null;
+  if (clang_getCursorKind (init) == CXCursor_DeclStmt)
+    {
+      CXCursor vd[2];
+      if (nf_ast_children (init, vd, 2) == 1
+	  && clang_getCursorKind (vd[0]) == CXCursor_VarDecl)
+	{
+	  ivar = vd[0];
+	  start = clang_Cursor_getVarDeclInitializer (vd[0]);
+	}
+    }
+  else if (nf_ast_binop (init) == CXBinaryOperator_Assign)
+    {
+      CXCursor ab[2];
+      if (nf_ast_children (init, ab, 2) == 2)
+	{
+	  ivar = nf_lp_var_of (ab[0]);
+	  start = ab[1];
+	}
+    }
+  double v;
+  if (clang_Cursor_isNull (ivar) || clang_Cursor_isNull (start)
+      || nf_ast_elem (clang_getCursorType (ivar)) == NF_ELEM_NONE
+      || nf_elem_is_float (nf_ast_elem (clang_getCursorType (ivar)))
+      || !nf_ast_const (start, &v) || v != 0)
+    return nf_lp_fail (g, "the loop's trip count is not computable"), null;
+  int k = g->n_loops;
+  g->loops[k].ivar = ivar;
+  enum CXBinaryOperatorKind cop = nf_ast_binop (cond);
+  CXCursor cb[2];
+  if ((cop != CXBinaryOperator_LT && cop != CXBinaryOperator_NE)
+      || nf_ast_children (cond, cb, 2) != 2 || !nf_lp_is_ivar (g, cb[0], k))
+    return nf_lp_fail (g, "the loop's trip count is not computable"), null;
+  CXCursor bound = nf_ast_strip_noop (cb[1]);
+  /* The increment: j++, ++j, j += 1.  */
+  CXCursor ik[2];
+  bool inc_ok = false;
+  if (clang_getCursorKind (inc) == CXCursor_UnaryOperator)
+    {
+      enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind (inc);
+      inc_ok = (u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreInc)
+	       && nf_ast_children (inc, ik, 1) == 1
+	       && nf_lp_is_ivar (g, ik[0], k);
+    }
+  else if (clang_getCursorKind (inc) == CXCursor_CompoundAssignOperator
+	   && clang_getCursorBinaryOperatorKind (inc)
+		== CXBinaryOperator_AddAssign
+	   && nf_ast_children (inc, ik, 2) == 2)
+    inc_ok = nf_lp_is_ivar (g, ik[0], k) && nf_ast_const (ik[1], &v) && v == 1;
+  if (!inc_ok)
+    return nf_lp_fail (g, "an array access is not affine in the loop"), null;
+  /* The bound: a variable not written in the region or a constant.  */
+  CXCursor bd = nf_lp_var_of (bound);
+  enum nf_elem be = nf_ast_elem (clang_getCursorType (bound));
+  if (be != NF_ELEM_I32 && be != NF_ELEM_I64)
+    return nf_lp_fail (g, "the loop's trip count is not computable"), null;
+  if (clang_Cursor_isNull (bd) && !nf_ast_const (bound, &v)
+      && be == NF_ELEM_NONE)
+    return nf_lp_fail (g, "the loop's trip count is not computable"), null;
+  CXType bt = clang_getCanonicalType (clang_getCursorType (bound));
+  g->loops[k].stmt = c;
+  g->loops[k].bound = bound;
+  g->loops[k].is_signed = bt.kind == CXType_Int || bt.kind == CXType_Long
+			  || bt.kind == CXType_LongLong
+			  || bt.kind == CXType_Short || bt.kind == CXType_SChar
+			  || bt.kind == CXType_Char_S;
+  g->loops[k].sym = -1;
+  for (int j = 0; j < k; j++)
+    {
+      char a[128], b[128];
+      nf_lp_text (g->t, nf_ast_begin (g->loops[j].bound),
+		  nf_ast_end (g->loops[j].bound), a, sizeof a);
+      nf_lp_text (g->t, nf_ast_begin (bound), nf_ast_end (bound), b, sizeof b);
+      if (strcmp (a, b) == 0)
+	g->loops[k].sym = g->loops[j].sym;
+    }
+  /* A constant trip count is a constant dimension, as the plugin's.  */
+  g->loops[k].extent = -1;
+  if (nf_ast_const (bound, &v) && v >= 0)
+    g->loops[k].extent = (int64_t) v;
+  if (g->loops[k].sym < 0 && g->loops[k].extent < 0)
+    {
+      char name[64] = "n";
+      nf_value cv = NF_NO_VALUE;
+      if (!clang_Cursor_isNull (bd) || !nf_ast_const (bound, &v))
+	{
+	  CXString sp
+	    = clang_getCursorSpelling (clang_Cursor_isNull (bd) ? bound : bd);
+	  const char *sn = clang_getCString (sp);
+	  if (sn && *sn)
+	    snprintf (name, sizeof name, "%s", sn);
+	  clang_disposeString (sp);
+	  /* Other than a variable (s->dim, n - 1): a parameter named by
+	     its text.  */
+	  cv = clang_Cursor_isNull (bd) ? nf_lp_member (g, bound)
+					: nf_lp_read (g, bd, bound);
+	}
+      else
+	cv = nf_lp_expr (g, bound, -1);
+      g->loops[k].sym = nf_region_add_sym (g->r, name, cv);
+    }
+  g->n_loops++;
+  /* A body of one statement.  */
+  if (clang_getCursorKind (body) == CXCursor_CompoundStmt)
+    {
+      CXCursor one[2];
+      if (nf_ast_children (body, one, 2) != 1)
+	{
+	  struct nf_lp_vol vol = { false };
+	  clang_visitChildren (body, nf_lp_vol_visit, &vol);
+	  /* An elementwise loop's body may set variables first: the
+	     caller (nf_lp_try_map) builds its statements.  */
+	  if (g->map && !vol.found)
+	    return body;
+	  return nf_lp_fail (g, vol.found
+				  ? "the region accesses volatile memory"
+				  : "the loop's shape is not supported"),
+		 null;
+	}
+      body = one[0];
+    }
+  return body;
+}
+
+/* The value of the variable ACC before the region starting at the
+   statement after PREV (a null cursor: none): PREV's initializer or
+   assignment of it.  */
+static nf_value
+nf_lp_init (struct nf_lp *g, CXCursor acc, CXCursor prev)
+{
+  if (nf_lp_find_var (g, acc) >= 0 || clang_Cursor_isNull (prev))
+    return nf_lp_read (g, acc, acc);
+  CXCursor k[2];
+  if (clang_getCursorKind (prev) == CXCursor_DeclStmt)
+    {
+      CXCursor vd[4];
+      int n = nf_ast_children (prev, vd, 4);
+      for (int i = 0; i < n && i < 4; i++)
+	if (nf_lp_same_decl (vd[i], acc))
+	  {
+	    CXCursor in = clang_Cursor_getVarDeclInitializer (vd[i]);
+	    if (!clang_Cursor_isNull (in))
+	      return nf_lp_convert (g, nf_lp_expr (g, in, -1),
+				    nf_ast_elem (clang_getCursorType (acc)));
+	  }
+    }
+  else if (nf_ast_binop (prev) == CXBinaryOperator_Assign
+	   && nf_ast_children (prev, k, 2) == 2
+	   && nf_lp_same_decl (nf_lp_var_of (k[0]), acc))
+    return nf_lp_convert (g, nf_lp_expr (g, k[1], -1),
+			  nf_ast_elem (clang_getCursorType (acc)));
+  return nf_lp_read (g, acc, acc);
+}
+
+/* The first loop's body BODY: acc += E (or acc = acc + E, see
+   nf_lp_accumulation).  Returns the REDUCE.  */
+nf_value
+nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev)
+{
+  CXCursor k[2];
+  if (!nf_lp_accumulation (body, &k[0], &k[1]))
+    return NF_NO_VALUE; /* No candidate.  */
+  CXCursor acc = nf_lp_var_of (k[0]);
+  enum nf_elem elem = nf_ast_elem (clang_getCursorType (k[0]));
+  if (clang_Cursor_isNull (acc) || !nf_elem_is_float (elem))
+    return NF_NO_VALUE;
+  nf_value init = nf_lp_init (g, acc, prev);
+  g->conv_floor = nf_region_n_values (g->r);
+  nf_value in = nf_lp_expr (g, k[1], 0);
+  if (init == NF_NO_VALUE || in == NF_NO_VALUE)
+    return NF_NO_VALUE;
+  /* A _Float16 accumulator sums in float (C's excess precision): the
+     float sum is the reduction, as the plugin's IR has it.  */
+  if (elem == NF_ELEM_F16)
+    {
+      in = nf_lp_convert (g, in, NF_ELEM_F32);
+      g->acc_f16 = true;
+    }
+  else
+    in = nf_lp_convert (g, in, elem);
+  enum nf_elem ie = nf_value_type (g->r, in).elem;
+  if (nf_value_type (g->r, in).rank == 0)
+    in = nf_broadcast (g->r, in, nf_tensor1_type (ie, nf_lp_dim (g, 0)));
+  nf_value v = nf_reduce (g->r, in, init, NF_OP_ADD, 1u);
+  nf_lp_set_var (g, acc, v, false);
+  g->acc = acc;
+  return v;
+}
+
+/* The scalar statement C: v = E, v op= E, T v = E.  Returns false when
+   C is none.  */
+bool
+nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c)
+{
+  CXCursor k[2];
+  enum CXCursorKind kind = clang_getCursorKind (c);
+  if (kind == CXCursor_DeclStmt)
+    {
+      CXCursor vd[2];
+      if (nf_ast_children (c, vd, 2) != 1
+	  || clang_getCursorKind (vd[0]) != CXCursor_VarDecl)
+	return false;
+      CXCursor in = clang_Cursor_getVarDeclInitializer (vd[0]);
+      enum nf_elem e = nf_ast_elem (clang_getCursorType (vd[0]));
+      if (clang_Cursor_isNull (in) || !nf_elem_is_float (e))
+	return false;
+      nf_lp_set_var (g, vd[0], nf_lp_convert (g, nf_lp_expr (g, in, -1), e),
+		     false);
+      return true;
+    }
+  enum CXBinaryOperatorKind op = CXBinaryOperator_Invalid;
+  if (kind == CXCursor_BinaryOperator
+      || kind == CXCursor_CompoundAssignOperator)
+    op = clang_getCursorBinaryOperatorKind (c);
+  if (op < CXBinaryOperator_Assign || op > CXBinaryOperator_SubAssign
+      || nf_ast_children (c, k, 2) != 2)
+    return false;
+  CXCursor v = nf_lp_var_of (k[0]);
+  enum nf_elem e = nf_ast_elem (clang_getCursorType (k[0]));
+  if (clang_Cursor_isNull (v) || !nf_elem_is_float (e))
+    return false;
+  nf_value rhs = nf_lp_expr (g, k[1], -1);
+  if (rhs == NF_NO_VALUE)
+    return true;
+  if (op == CXBinaryOperator_Assign)
+    {
+      nf_lp_set_var (g, v, nf_lp_convert (g, rhs, e), false);
+      return true;
+    }
+  /* v op= E: in the wider of the two types, then back to v's.  */
+  enum nf_elem re = nf_value_type (g->r, rhs).elem;
+  enum nf_elem ce = nf_elem_is_float (re) && re > e ? re : e;
+  nf_value cur = nf_lp_convert (g, nf_lp_read (g, v, k[0]), ce);
+  rhs = nf_lp_convert (g, rhs, ce);
+  enum nf_opcode bop = op == CXBinaryOperator_MulAssign	  ? NF_OP_MUL
+		       : op == CXBinaryOperator_DivAssign ? NF_OP_DIV
+		       : op == CXBinaryOperator_AddAssign ? NF_OP_ADD
+		       : op == CXBinaryOperator_SubAssign ? NF_OP_SUB
+							  : NF_OP_COUNT_;
+  if (bop == NF_OP_COUNT_)
+    return false;
+  nf_lp_set_var (g, v, nf_lp_convert (g, nf_lp_binary (g, bop, cur, rhs), e),
+		 false);
+  return true;
+}
+
+/* The second loop's body BODY: a[j] = E.  Returns the STORE.  */
+nf_value
+nf_lp_store (struct nf_lp *g, CXCursor body)
+{
+  CXCursor k[2];
+  if (nf_ast_binop (body) != CXBinaryOperator_Assign
+      || nf_ast_children (body, k, 2) != 2)
+    return nf_lp_fail (g, "the region computes something the matchers do "
+			  "not know");
+  CXCursor base = nf_lp_access_base (g, k[0], g->n_loops - 1);
+  enum nf_elem elem = nf_ast_elem (clang_getCursorType (k[0]));
+  if (clang_Cursor_isNull (base) || !nf_elem_is_float (elem))
+    return nf_lp_fail (g, "a value of the region is stored outside its "
+			  "loops");
+  g->conv_floor = nf_region_n_values (g->r);
+  nf_value v = nf_lp_convert (g, nf_lp_expr (g, k[1], g->n_loops - 1), elem);
+  nf_value p = nf_lp_array (g, base, g->n_loops - 1, elem);
+  if (v == NF_NO_VALUE || p == NF_NO_VALUE)
+    return NF_NO_VALUE;
+  if (nf_value_type (g->r, v).rank == 0)
+    v = nf_broadcast (g->r, v,
+		      nf_tensor1_type (elem, nf_lp_dim (g, g->n_loops - 1)));
+  return nf_store (g->r, p, v, 0, 1, 0);
+}
+
+/* --- References after a region, statement ends.  --- */
+
+enum CXChildVisitResult
+nf_lp_count_refs (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_refs *r = data;
+  (void) parent;
+  if (clang_getCursorKind (c) == CXCursor_DeclRefExpr
+      && nf_ast_begin (c) >= r->after
+      && (!r->before || nf_ast_begin (c) < r->before)
+      && nf_lp_same_decl (clang_getCursorReferenced (c), r->decl))
+    r->n++;
+  return CXChildVisit_Recurse;
+}
+
+/* The end of statement C including its `;`.  */
+size_t
+nf_lp_stmt_end (const nf_tool *t, CXCursor c)
+{
+  size_t e = nf_ast_end (c), i = e;
+  while (i < t->len && (t->buf[i] == ' ' || t->buf[i] == '\t'))
+    i++;
+  return i < t->len && t->buf[i] == ';' ? i + 1 : e;
+}
