@@ -162,10 +162,50 @@ bool nf_lr_copy_p (const struct nf_lregion *g, gimple *stmt);
 bool nf_lr_copy_covered (const struct nf_lregion *g, gimple *copy,
 			 nf_value param);
 
-/* --- The builder's own, shared by loop-ir.cc and loop-extent.cc.  --- */
+/* --- The builder's own, shared by loop-ir.cc (the driver),
+   loop-shape.cc (loops and arrays), loop-value.cc (reductions and
+   statements) and loop-extent.cc (the region's cut).  --- */
 
 /* Record the first failure REASON of G; returns NF_NO_VALUE.  */
 nf_value nf_lr_fail (struct nf_lregion *g, const char *reason);
+
+/* Record that V was built from the tree T (defined by STMT, or NULL);
+   returns V.  The first tree of a value stays its tree.  */
+nf_value nf_lr_note (struct nf_lregion *g, nf_value v, tree t, gimple *stmt);
+
+/* The zero-trip guard of LOOP: the condition that ends the nearest
+   block before its preheader, with the edge *SKIP around the loop and
+   *ENTER_TRUE saying which way enters it; NULL when the loop is entered
+   unconditionally.  */
+gcond *nf_lr_find_guard (class loop *loop, edge *skip, bool *enter_true);
+
+/* Add LOOP to G's loops (step 1).  Returns its index, or -1 with
+   G->fail set.  */
+int nf_lr_add_loop (struct nf_lregion *g, class loop *loop);
+
+/* The dimension of loop K of G.  */
+nf_dim nf_lr_dim (const struct nf_lregion *g, int k);
+
+/* The LOAD of STMT, a load in loop K of G; NF_NO_VALUE with G->fail
+   set when it cannot be built.  */
+nf_value nf_lr_load (struct nf_lregion *g, int k, gimple *stmt);
+
+/* The STORE STMT in loop K of G (step 3); NF_NO_VALUE with G->fail set
+   when it cannot be built.  */
+nf_value nf_lr_store (struct nf_lregion *g, int k, gimple *stmt);
+
+/* The REDUCE of loop K's header PHI, whose final value T leaves the loop
+   on its exit edge (step 2); NF_NO_VALUE with G->fail set when T is no
+   reduction.  */
+nf_value nf_lr_reduction (struct nf_lregion *g, int k, tree t);
+
+/* The value of T, an SSA name or a constant, built with its operands
+   (step 3); NF_NO_VALUE with G->fail set when it cannot be.  */
+nf_value nf_lr_value (struct nf_lregion *g, tree t);
+
+/* Whether the SSA name T is X + 0.0 (+0, the scalar rewrite's zero),
+   used once; sets *X.  */
+bool nf_lr_zero_added (tree t, tree *x);
 
 /* Whether STMT comes before G's start.  */
 bool nf_lr_before_start (const struct nf_lregion *g, gimple *stmt);
