@@ -155,72 +155,62 @@ nf_lr_assume (struct nf_lregion *g, tree a, tree b)
   return true;
 }
 
-/* Add LOOP to G's loops (step 1).  Returns its index, or -1 with
-   G->fail set.  */
-int
-nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
+/* The block of LOOP, whose single exit is EXIT, that holds its work
+   (step 1.2), or NULL with G->fail set when its shape is not
+   supported.  */
+static basic_block
+nf_lr_work_block (struct nf_lregion *g, class loop *loop, edge exit)
 {
-  for (int k = 0; k < g->n_loops; k++)
-    if (g->loops[k].loop == loop)
-      return k;
-  if (g->n_loops == NF_LR_MAX_LOOPS)
-    return nf_lr_fail (g, "the values flow through more than two loops"), -1;
-  if (loop->inner)
-    return nf_lr_fail (g, "the loop is not innermost"), -1;
-  edge exit = single_exit (loop);
-  if (!exit)
-    return nf_lr_fail (g, "the loop has more than one exit"), -1;
   /* Do-while (the work, then the exit test, then an empty latch): what
      precedes the test runs niter + 1 times; a cdce diamond inside (an
      invariant sqrtf left in the loop) is allowed, its arms being values
      the PHI after them merges.  While (the header only tests, the latch
      does the work): niter times.  */
-  basic_block body;
   if (nf_lr_empty_bb (loop->latch) && single_pred_p (loop->latch)
       && single_pred (loop->latch) == exit->src)
-    body = exit->src;
-  else if (loop->num_nodes != 2)
-    return nf_lr_fail (g, "the loop body has branches"), -1;
-  else if (exit->src == loop->header && nf_lr_test_only_bb (loop->header))
-    body = loop->latch;
-  else
-    return nf_lr_fail (g, "the loop's shape is not supported"), -1;
+    return exit->src;
+  if (loop->num_nodes != 2)
+    return nf_lr_fail (g, "the loop body has branches"), (basic_block) NULL;
+  if (exit->src == loop->header && nf_lr_test_only_bb (loop->header))
+    return loop->latch;
+  return nf_lr_fail (g, "the loop's shape is not supported"),
+	 (basic_block) NULL;
+}
 
-  tree niter = number_of_latch_executions (loop);
-  if (!niter || chrec_contains_undetermined (niter)
-      || !INTEGRAL_TYPE_P (TREE_TYPE (niter)))
-    return nf_lr_fail (g, "the loop's trip count is not computable"), -1;
-  tree ntype = TREE_TYPE (niter);
-  tree trips = body != loop->latch
-		 ? fold_build2 (PLUS_EXPR, ntype, niter, build_one_cst (ntype))
-		 : niter;
-  tree count = fold_convert (sizetype, trips);
-
-  edge skip = NULL;
+/* The trip count COUNT of LOOP, a later loop of G when G has loops
+   already, with the zero-trip guard it counts under (step 1.3): its
+   own, found when it is a later loop or G is guarded, in *GUARD (NULL
+   when none), or the first loop's.  Sets *SKIP to the edge around the
+   loop of the guard the count includes (or NULL) and *GUARD_BB to that
+   guard's block (or LOOP's preheader).  */
+static tree
+nf_lr_guarded_count (struct nf_lregion *g, class loop *loop, tree count,
+		     gcond **guard, edge *skip, basic_block *guard_bb)
+{
+  *skip = NULL;
   bool enter_true = true;
-  gcond *guard = g->n_loops == 0 && !g->guarded
-		   ? NULL
-		   : nf_lr_find_guard (loop, &skip, &enter_true);
-  gcond *cguard = guard;
+  *guard = g->n_loops == 0 && !g->guarded
+	     ? NULL
+	     : nf_lr_find_guard (loop, skip, &enter_true);
+  gcond *cguard = *guard;
   bool center = enter_true;
-  basic_block guard_bb
-    = guard ? gimple_bb (guard) : loop_preheader_edge (loop)->src;
+  *guard_bb = *guard ? gimple_bb (*guard) : loop_preheader_edge (loop)->src;
   /* A later loop without a guard of its own that runs only when the
      first loop's guard let it in (jump threading merges identical
      guards) counts under that guard too.  */
-  if (!guard && g->n_loops > 0 && g->loops[0].guard)
+  if (!*guard && g->n_loops > 0 && g->loops[0].guard)
     {
       edge s0 = g->loops[0].skip;
       basic_block g0 = gimple_bb (g->loops[0].guard);
       edge in0
 	= EDGE_SUCC (g0, 0) == s0 ? EDGE_SUCC (g0, 1) : EDGE_SUCC (g0, 0);
       if (single_pred_p (in0->dest)
-	  && dominated_by_p (CDI_DOMINATORS, guard_bb, in0->dest))
+	  && dominated_by_p (CDI_DOMINATORS, *guard_bb, in0->dest))
 	{
 	  cguard = g->loops[0].guard;
 	  center = (in0->flags & EDGE_TRUE_VALUE) != 0;
-	  guard_bb = g0;
-	  skip = s0;
+	  *guard_bb = g0;
+	  *skip = s0;
 	}
     }
   if (cguard)
@@ -231,16 +221,18 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
 	c = fold_build1 (TRUTH_NOT_EXPR, boolean_type_node, c);
       count = fold_build3 (COND_EXPR, sizetype, c, count, size_zero_node);
     }
+  return count;
+}
 
-  int k = g->n_loops++;
+/* Set the dimension of loop K of G, whose trip count before its guard
+   is TRIPS (step 1.4): an earlier loop's of the same count, or of a
+   count that differs by a conversion (assumed equal), else a new
+   symbol (none for a constant count).  */
+static void
+nf_lr_name_dim (struct nf_lregion *g, int k, tree trips)
+{
   struct nf_lr_loop *l = &g->loops[k];
-  l->loop = loop;
-  l->exit = exit;
-  l->body = body;
-  l->guard = guard;
-  l->skip = skip;
-  l->guard_bb = guard_bb;
-  l->count = count;
+  tree count = l->count;
   l->sym = -1;
   for (int j = 0; j < k; j++)
     if (operand_equal_p (g->loops[j].count, count, 0))
@@ -271,6 +263,51 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
 	}
       l->sym = nf_region_add_sym (g->r, name, cv);
     }
+}
+
+/* Add LOOP to G's loops (step 1).  Returns its index, or -1 with
+   G->fail set.  */
+int
+nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
+{
+  for (int k = 0; k < g->n_loops; k++)
+    if (g->loops[k].loop == loop)
+      return k;
+  if (g->n_loops == NF_LR_MAX_LOOPS)
+    return nf_lr_fail (g, "the values flow through more than two loops"), -1;
+  if (loop->inner)
+    return nf_lr_fail (g, "the loop is not innermost"), -1;
+  edge exit = single_exit (loop);
+  if (!exit)
+    return nf_lr_fail (g, "the loop has more than one exit"), -1;
+  basic_block body = nf_lr_work_block (g, loop, exit);
+  if (!body)
+    return -1;
+
+  tree niter = number_of_latch_executions (loop);
+  if (!niter || chrec_contains_undetermined (niter)
+      || !INTEGRAL_TYPE_P (TREE_TYPE (niter)))
+    return nf_lr_fail (g, "the loop's trip count is not computable"), -1;
+  tree ntype = TREE_TYPE (niter);
+  tree trips = body != loop->latch
+		 ? fold_build2 (PLUS_EXPR, ntype, niter, build_one_cst (ntype))
+		 : niter;
+  gcond *guard;
+  edge skip;
+  basic_block guard_bb;
+  tree count = nf_lr_guarded_count (g, loop, fold_convert (sizetype, trips),
+				    &guard, &skip, &guard_bb);
+
+  int k = g->n_loops++;
+  struct nf_lr_loop *l = &g->loops[k];
+  l->loop = loop;
+  l->exit = exit;
+  l->body = body;
+  l->guard = guard;
+  l->skip = skip;
+  l->guard_bb = guard_bb;
+  l->count = count;
+  nf_lr_name_dim (g, k, trips);
   return k;
 }
 

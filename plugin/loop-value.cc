@@ -85,6 +85,76 @@ nf_lr_const (struct nf_lregion *g, tree t)
 
 /* --- Step 2: reductions.  ------------------------------------------- */
 
+/* The update UPD of the accumulator whose header PHI defines RES: acc =
+   input OP acc; or, for a _Float16 accumulator in C's excess precision,
+   acc = (_Float16) (input OP (float) acc).  Returns OP's opcode
+   (NF_OP_OPAQUE for one the IR has no combiner for), with the input in
+   *INPUT and in *OP_STMT the statement that applies OP (UPD, or the
+   operation under its conversion); *INPUT is NULL_TREE when UPD is no
+   simple accumulation.  */
+static enum nf_opcode
+nf_lr_accumulation (gimple *upd, tree res, gimple **op_stmt, tree *input)
+{
+  enum nf_opcode comb = NF_OP_OPAQUE;
+  tree in = NULL_TREE;
+  gimple *op = upd;
+  tree acc = res;
+  if (is_gimple_assign (upd)
+      && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (upd))
+      && TREE_CODE (gimple_assign_rhs1 (upd)) == SSA_NAME
+      && SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_assign_rhs1 (upd))))
+    {
+      op = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (upd));
+      if (is_gimple_assign (op) && gimple_num_ops (op) == 3)
+	for (int i = 1; i <= 2; i++)
+	  {
+	    tree o = gimple_op (op, i);
+	    gimple *d
+	      = TREE_CODE (o) == SSA_NAME ? SSA_NAME_DEF_STMT (o) : NULL;
+	    if (d && is_gimple_assign (d)
+		&& CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
+		&& gimple_assign_rhs1 (d) == res)
+	      acc = o;
+	  }
+    }
+  if (is_gimple_assign (op) && gimple_num_ops (op) == 3 && acc)
+    {
+      tree a = gimple_assign_rhs1 (op), b = gimple_assign_rhs2 (op);
+      enum tree_code code = gimple_assign_rhs_code (op);
+      if (a == acc || b == acc)
+	{
+	  in = a == acc ? b : a;
+	  comb = code == PLUS_EXPR   ? NF_OP_ADD
+		 : code == MULT_EXPR ? NF_OP_MUL
+		 : code == MAX_EXPR  ? NF_OP_MAX
+		 : code == MIN_EXPR  ? NF_OP_MIN
+				     : NF_OP_OPAQUE;
+	  if (code == MINUS_EXPR && a != acc)
+	    in = NULL_TREE;
+	}
+    }
+  else if (gcall *call = nf_as_call (upd))
+    {
+      combined_fn fn = gimple_call_combined_fn (call);
+      if (gimple_call_num_args (call) == 2
+	  && (gimple_call_arg (call, 0) == res
+	      || gimple_call_arg (call, 1) == res))
+	{
+	  in = gimple_call_arg (call, gimple_call_arg (call, 0) == res);
+	  comb = (fn == CFN_BUILT_IN_FMAXF || fn == CFN_BUILT_IN_FMAX
+		  || fn == CFN_BUILT_IN_FMAXL)
+		   ? NF_OP_MAX
+		 : (fn == CFN_BUILT_IN_FMINF || fn == CFN_BUILT_IN_FMIN
+		    || fn == CFN_BUILT_IN_FMINL)
+		   ? NF_OP_MIN
+		   : NF_OP_OPAQUE;
+	}
+    }
+  *op_stmt = op;
+  *input = in;
+  return comb;
+}
+
 /* The REDUCE of loop K's header PHI, whose final value T leaves the loop
    on its exit edge.  */
 nf_value
@@ -137,63 +207,9 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
 	g, PHI_ARG_DEF_FROM_EDGE (phi, loop_preheader_edge (loop)));
       if (init == NF_NO_VALUE)
 	return NF_NO_VALUE;
-      /* The update: acc = input OP acc; or, for a _Float16 accumulator
-	 in C's excess precision, acc = (_Float16) (input OP (float) acc).  */
-      enum nf_opcode comb = NF_OP_OPAQUE;
-      tree input = NULL_TREE;
-      gimple *op = upd;
-      tree acc = res;
-      if (is_gimple_assign (upd)
-	  && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (upd))
-	  && TREE_CODE (gimple_assign_rhs1 (upd)) == SSA_NAME
-	  && SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_assign_rhs1 (upd))))
-	{
-	  op = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (upd));
-	  if (is_gimple_assign (op) && gimple_num_ops (op) == 3)
-	    for (int i = 1; i <= 2; i++)
-	      {
-		tree o = gimple_op (op, i);
-		gimple *d
-		  = TREE_CODE (o) == SSA_NAME ? SSA_NAME_DEF_STMT (o) : NULL;
-		if (d && is_gimple_assign (d)
-		    && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
-		    && gimple_assign_rhs1 (d) == res)
-		  acc = o;
-	      }
-	}
-      if (is_gimple_assign (op) && gimple_num_ops (op) == 3 && acc)
-	{
-	  tree a = gimple_assign_rhs1 (op), b = gimple_assign_rhs2 (op);
-	  enum tree_code code = gimple_assign_rhs_code (op);
-	  if (a == acc || b == acc)
-	    {
-	      input = a == acc ? b : a;
-	      comb = code == PLUS_EXPR	 ? NF_OP_ADD
-		     : code == MULT_EXPR ? NF_OP_MUL
-		     : code == MAX_EXPR	 ? NF_OP_MAX
-		     : code == MIN_EXPR	 ? NF_OP_MIN
-					 : NF_OP_OPAQUE;
-	      if (code == MINUS_EXPR && a != acc)
-		input = NULL_TREE;
-	    }
-	}
-      else if (gcall *call = nf_as_call (upd))
-	{
-	  combined_fn fn = gimple_call_combined_fn (call);
-	  if (gimple_call_num_args (call) == 2
-	      && (gimple_call_arg (call, 0) == res
-		  || gimple_call_arg (call, 1) == res))
-	    {
-	      input = gimple_call_arg (call, gimple_call_arg (call, 0) == res);
-	      comb = (fn == CFN_BUILT_IN_FMAXF || fn == CFN_BUILT_IN_FMAX
-		      || fn == CFN_BUILT_IN_FMAXL)
-		       ? NF_OP_MAX
-		     : (fn == CFN_BUILT_IN_FMINF || fn == CFN_BUILT_IN_FMIN
-			|| fn == CFN_BUILT_IN_FMINL)
-		       ? NF_OP_MIN
-		       : NF_OP_OPAQUE;
-	    }
-	}
+      gimple *op;
+      tree input;
+      enum nf_opcode comb = nf_lr_accumulation (upd, res, &op, &input);
       if (!input)
 	return nf_lr_fail (g, "the reduction is not a simple accumulation");
       nf_value in = nf_lr_value (g, input);
