@@ -113,7 +113,9 @@ nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m)
   nf_value arg = nf_op_operand (r, anchor, 0);
   nf_value sum = nf_strip_widen (r, arg, &l);
   enum nf_opcode code = nf_op (r, sum);
-  nf_value a = nf_op_operand (r, sum, 0), b = nf_op_operand (r, sum, 1);
+  bool binary = code == NF_OP_ADD || code == NF_OP_SUB;
+  nf_value a = binary ? nf_op_operand (r, sum, 0) : NF_NO_VALUE;
+  nf_value b = binary ? nf_op_operand (r, sum, 1) : NF_NO_VALUE;
   nf_value x = NF_NO_VALUE;
   if (code == NF_OP_ADD)
     x = nf_is_const (r, b, 1.0) ? a : nf_is_const (r, a, 1.0) ? b : x;
