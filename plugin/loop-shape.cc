@@ -177,12 +177,12 @@ nf_lr_work_block (struct nf_lregion *g, class loop *loop, edge exit)
 	 (basic_block) NULL;
 }
 
-/* The trip count COUNT of LOOP, a later loop of G when G has loops
-   already, with the zero-trip guard it counts under (step 1.3): its
-   own, found when it is a later loop or G is guarded, in *GUARD (NULL
-   when none), or the first loop's.  Sets *SKIP to the edge around the
-   loop of the guard the count includes (or NULL) and *GUARD_BB to that
-   guard's block (or LOOP's preheader).  */
+/* COUNT, the trip count of LOOP (G's next loop), under the zero-trip
+   guard LOOP runs under (step 1.3): LOOP's own, looked for when LOOP is
+   a later loop or G is guarded and returned in *GUARD (NULL when
+   none), else the first loop's when only that guard lets LOOP in.
+   Sets *SKIP to that guard's edge around the loop (or NULL) and
+   *GUARD_BB to its block (or LOOP's preheader).  */
 static tree
 nf_lr_guarded_count (struct nf_lregion *g, class loop *loop, tree count,
 		     gcond **guard, edge *skip, basic_block *guard_bb)
