@@ -284,7 +284,201 @@ nf_lp_csel (struct nf_lp *g, CXCursor c, CXCursor *cmp, double *k1, double *k2)
   return false;
 }
 
-/* The value of the expression C, in loop K (or the scalar code, -1).  */
+/* The LOAD of the access C = BASE[j] of ELEM in loop K (one per array
+   and type).  */
+static nf_value
+nf_lp_load (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
+{
+  if (elem == NF_ELEM_NONE)
+    return nf_lp_fail (g, "a value of the region is neither a number "
+			  "nor an array");
+  nf_value p = nf_lp_array (g, base, k, elem);
+  if (p == NF_NO_VALUE)
+    return p;
+  nf_type t = nf_tensor1_type (elem, nf_lp_dim (g, k));
+  for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
+    if (nf_op (g->r, v) == NF_OP_LOAD && nf_access_base (g->r, v) == p
+	&& nf_type_equal (nf_value_type (g->r, v), t))
+      return v;
+  return nf_load (g->r, p, t, 0, 1, 0);
+}
+
+/* The variable read C: its current value (not an induction variable's:
+   only x[j] reads those).  */
+static nf_value
+nf_lp_var_read (struct nf_lp *g, CXCursor c)
+{
+  CXCursor d = nf_lp_var_of (c);
+  if (clang_Cursor_isNull (d))
+    return nf_lp_fail (g, "an operand is not a simple value");
+  for (int j = 0; j < g->n_loops; j++)
+    if (nf_lp_same_decl (d, g->loops[j].ivar))
+      return nf_lp_fail (g, "an array access is not affine in the loop");
+  return nf_lp_read (g, d, c);
+}
+
+/* c ? a : b, C of ELEM in loop K (an activation's branch, GCC's
+   COND_EXPR once the plugin's nf-loop made the body one block): a
+   SELECT on a comparison.  */
+static nf_value
+nf_lp_select (struct nf_lp *g, CXCursor c, int k, enum nf_elem elem)
+{
+  CXCursor kids[3];
+  if (nf_ast_children (c, kids, 3) != 3 || !nf_elem_is_float (elem))
+    return nf_lp_fail (g, "the region computes something the "
+			  "matchers do not model");
+  nf_value cv = nf_lp_expr (g, kids[0], k);
+  if (cv == NF_NO_VALUE)
+    return cv;
+  if (nf_value_type (g->r, cv).elem != NF_ELEM_BOOL)
+    return nf_lp_fail (g, "a select of the region is not on a "
+			  "comparison");
+  nf_value a = nf_lp_expr (g, kids[1], k);
+  nf_value b = a == NF_NO_VALUE ? a : nf_lp_expr (g, kids[2], k);
+  return b == NF_NO_VALUE ? b : nf_cse_select (g->r, cv, a, b);
+}
+
+/* Whether the binary operator C compares; sets *PRED.  */
+static bool
+nf_lp_cmp_pred (CXCursor c, enum nf_cmp *pred)
+{
+  switch (clang_getCursorBinaryOperatorKind (c))
+    {
+    case CXBinaryOperator_LT:
+      *pred = NF_CMP_LT;
+      return true;
+    case CXBinaryOperator_LE:
+      *pred = NF_CMP_LE;
+      return true;
+    case CXBinaryOperator_GT:
+      *pred = NF_CMP_GT;
+      return true;
+    case CXBinaryOperator_GE:
+      *pred = NF_CMP_GE;
+      return true;
+    case CXBinaryOperator_EQ:
+      *pred = NF_CMP_EQ;
+      return true;
+    case CXBinaryOperator_NE:
+      *pred = NF_CMP_NE;
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* The comparison C (PRED) of floats in loop K: a CMP (bool), which a
+   conversion to a float type makes 0 or 1 (CONVERT from
+   NF_ELEM_BOOL).  */
+static nf_value
+nf_lp_compare (struct nf_lp *g, CXCursor c, int k, enum nf_cmp pred)
+{
+  CXCursor kids[2];
+  if (nf_ast_children (c, kids, 2) != 2)
+    return nf_lp_fail (g, "the region computes something the "
+			  "matchers do not model");
+  if (!nf_elem_is_float (nf_ast_elem (clang_getCursorType (kids[0]))))
+    return nf_lp_fail (g, "a comparison of the region is not "
+			  "between floating-point values");
+  nf_value a = nf_lp_expr (g, kids[0], k);
+  nf_value b = a == NF_NO_VALUE ? a : nf_lp_expr (g, kids[1], k);
+  if (b == NF_NO_VALUE)
+    return b;
+  /* GCC's canonical form: a constant second (0 < x is x > 0).  */
+  if (nf_op (g->r, a) == NF_OP_CONST && nf_op (g->r, b) != NF_OP_CONST)
+    {
+      nf_value t = a;
+      a = b;
+      b = t;
+      pred = pred == NF_CMP_LT	 ? NF_CMP_GT
+	     : pred == NF_CMP_LE ? NF_CMP_GE
+	     : pred == NF_CMP_GT ? NF_CMP_LT
+	     : pred == NF_CMP_GE ? NF_CMP_LE
+				 : pred;
+    }
+  return nf_cse_cmp (g->r, pred, a, b);
+}
+
+/* The binary operator C of ELEM in loop K: a select of constants
+   (nf_lp_csel), a comparison, or + - * / of floats (of _Float16 in
+   float, where GCC's excess precision keeps it until an assignment or a
+   cast rounds it).  */
+static nf_value
+nf_lp_binop (struct nf_lp *g, CXCursor c, int k, enum nf_elem elem)
+{
+  enum nf_opcode op;
+  enum nf_cmp pred;
+  CXCursor cc, kids[2];
+  double k1, k2;
+  if (nf_lp_csel (g, c, &cc, &k1, &k2))
+    {
+      nf_value cv = nf_lp_expr (g, cc, k);
+      if (cv == NF_NO_VALUE)
+	return cv;
+      CXCursor none = clang_getNullCursor ();
+      return nf_cse_select (g->r, cv, nf_lp_const (g, elem, k1, none),
+			    nf_lp_const (g, elem, k2, none));
+    }
+  if (nf_lp_cmp_pred (c, &pred))
+    return nf_lp_compare (g, c, k, pred);
+  switch (clang_getCursorBinaryOperatorKind (c))
+    {
+    case CXBinaryOperator_Add:
+      op = NF_OP_ADD;
+      break;
+    case CXBinaryOperator_Sub:
+      op = NF_OP_SUB;
+      break;
+    case CXBinaryOperator_Mul:
+      op = NF_OP_MUL;
+      break;
+    case CXBinaryOperator_Div:
+      op = NF_OP_DIV;
+      break;
+    default:
+      return nf_lp_fail (g, "the region computes something the "
+			    "matchers do not model");
+    }
+  if (nf_ast_children (c, kids, 2) != 2 || !nf_elem_is_float (elem))
+    return nf_lp_fail (g, "the region computes something the "
+			  "matchers do not model");
+  nf_value a = nf_lp_expr (g, kids[0], k);
+  nf_value b = nf_lp_expr (g, kids[1], k);
+  if (elem == NF_ELEM_F16)
+    {
+      a = nf_lp_convert (g, a, NF_ELEM_F32);
+      b = nf_lp_convert (g, b, NF_ELEM_F32);
+    }
+  return nf_lp_scalar_rewrite (g, c, k, nf_lp_binary (g, op, a, b));
+}
+
+/* The call C in loop K of a math function nf_lp_math models.  The
+   first call computing its value is noted: where an L2 norm is
+   replaced.  */
+static nf_value
+nf_lp_call (struct nf_lp *g, CXCursor c, int k)
+{
+  int nargs = 0;
+  enum nf_opcode op = nf_lp_math (c, &nargs);
+  if (op == NF_OP_COUNT_ || clang_Cursor_getNumArguments (c) != nargs)
+    return nf_lp_fail (g, "the region calls a function other than the "
+			  "math functions it models");
+  nf_value a = nf_lp_expr (g, clang_Cursor_getArgument (c, 0), k);
+  nf_value v;
+  if (nargs == 1)
+    v = nf_lp_unary (g, op, a);
+  else
+    v = nf_lp_binary (g, op, a,
+		      nf_lp_expr (g, clang_Cursor_getArgument (c, 1), k));
+  v = nf_lp_scalar_rewrite (g, c, k, v);
+  if (v >= 0 && v < NF_LP_MAX && !g->noted[v])
+    {
+      g->noted[v] = true;
+      g->cursors[v] = c;
+    }
+  return v;
+}
+
 nf_value
 nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
 {
@@ -303,7 +497,7 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
 	return v;
       return nf_lp_convert (g, v, elem);
     }
-  CXCursor kids[3];
+  CXCursor kids[1];
   CXCursor inner = nf_ast_cast_operand (c);
   if (!clang_Cursor_isNull (inner))
     {
@@ -315,153 +509,17 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
     }
   CXCursor base = nf_lp_access_base (g, c, k);
   if (!clang_Cursor_isNull (base))
-    {
-      if (elem == NF_ELEM_NONE)
-	return nf_lp_fail (g, "a value of the region is neither a number "
-			      "nor an array");
-      nf_value p = nf_lp_array (g, base, k, elem);
-      if (p == NF_NO_VALUE)
-	return p;
-      nf_type t = nf_tensor1_type (elem, nf_lp_dim (g, k));
-      for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
-	if (nf_op (g->r, v) == NF_OP_LOAD && nf_access_base (g->r, v) == p
-	    && nf_type_equal (nf_value_type (g->r, v), t))
-	  return v;
-      return nf_load (g->r, p, t, 0, 1, 0);
-    }
+    return nf_lp_load (g, base, k, elem);
   switch (clang_getCursorKind (c))
     {
     case CXCursor_MemberRefExpr:
       return nf_lp_member (g, c);
     case CXCursor_DeclRefExpr:
-      {
-	CXCursor d = nf_lp_var_of (c);
-	if (clang_Cursor_isNull (d))
-	  return nf_lp_fail (g, "an operand is not a simple value");
-	for (int j = 0; j < g->n_loops; j++)
-	  if (nf_lp_same_decl (d, g->loops[j].ivar))
-	    return nf_lp_fail (g, "an array access is not affine in the loop");
-	return nf_lp_read (g, d, c);
-      }
+      return nf_lp_var_read (g, c);
     case CXCursor_ConditionalOperator:
-      {
-	/* c ? a : b (an activation's branch, GCC's COND_EXPR once the
-	   plugin's nf-loop made the body one block): a SELECT on a
-	   comparison.  */
-	if (nf_ast_children (c, kids, 3) != 3 || !nf_elem_is_float (elem))
-	  return nf_lp_fail (g, "the region computes something the "
-				"matchers do not model");
-	nf_value cv = nf_lp_expr (g, kids[0], k);
-	if (cv == NF_NO_VALUE)
-	  return cv;
-	if (nf_value_type (g->r, cv).elem != NF_ELEM_BOOL)
-	  return nf_lp_fail (g, "a select of the region is not on a "
-				"comparison");
-	nf_value a = nf_lp_expr (g, kids[1], k);
-	nf_value b = a == NF_NO_VALUE ? a : nf_lp_expr (g, kids[2], k);
-	return b == NF_NO_VALUE ? b : nf_cse_select (g->r, cv, a, b);
-      }
+      return nf_lp_select (g, c, k, elem);
     case CXCursor_BinaryOperator:
-      {
-	enum nf_opcode op;
-	enum nf_cmp pred;
-	bool cmp = true;
-	CXCursor cc;
-	double k1, k2;
-	if (nf_lp_csel (g, c, &cc, &k1, &k2))
-	  {
-	    nf_value cv = nf_lp_expr (g, cc, k);
-	    if (cv == NF_NO_VALUE)
-	      return cv;
-	    return nf_cse_select (
-	      g->r, cv, nf_lp_const (g, elem, k1, clang_getNullCursor ()),
-	      nf_lp_const (g, elem, k2, clang_getNullCursor ()));
-	  }
-	switch (clang_getCursorBinaryOperatorKind (c))
-	  {
-	  case CXBinaryOperator_LT:
-	    pred = NF_CMP_LT;
-	    break;
-	  case CXBinaryOperator_LE:
-	    pred = NF_CMP_LE;
-	    break;
-	  case CXBinaryOperator_GT:
-	    pred = NF_CMP_GT;
-	    break;
-	  case CXBinaryOperator_GE:
-	    pred = NF_CMP_GE;
-	    break;
-	  case CXBinaryOperator_EQ:
-	    pred = NF_CMP_EQ;
-	    break;
-	  case CXBinaryOperator_NE:
-	    pred = NF_CMP_NE;
-	    break;
-	  default:
-	    cmp = false;
-	    break;
-	  }
-	if (cmp)
-	  {
-	    /* A comparison of floats: a CMP (bool), which a conversion to
-	       a float type makes 0 or 1 (CONVERT from NF_ELEM_BOOL).  */
-	    if (nf_ast_children (c, kids, 2) != 2)
-	      return nf_lp_fail (g, "the region computes something the "
-				    "matchers do not model");
-	    if (!nf_elem_is_float (nf_ast_elem (clang_getCursorType (kids[0]))))
-	      return nf_lp_fail (g, "a comparison of the region is not "
-				    "between floating-point values");
-	    nf_value a = nf_lp_expr (g, kids[0], k);
-	    nf_value b = a == NF_NO_VALUE ? a : nf_lp_expr (g, kids[1], k);
-	    if (b == NF_NO_VALUE)
-	      return b;
-	    /* GCC's canonical form: a constant second (0 < x is x > 0).  */
-	    if (nf_op (g->r, a) == NF_OP_CONST
-		&& nf_op (g->r, b) != NF_OP_CONST)
-	      {
-		nf_value t = a;
-		a = b;
-		b = t;
-		pred = pred == NF_CMP_LT   ? NF_CMP_GT
-		       : pred == NF_CMP_LE ? NF_CMP_GE
-		       : pred == NF_CMP_GT ? NF_CMP_LT
-		       : pred == NF_CMP_GE ? NF_CMP_LE
-					   : pred;
-	      }
-	    return nf_cse_cmp (g->r, pred, a, b);
-	  }
-	switch (clang_getCursorBinaryOperatorKind (c))
-	  {
-	  case CXBinaryOperator_Add:
-	    op = NF_OP_ADD;
-	    break;
-	  case CXBinaryOperator_Sub:
-	    op = NF_OP_SUB;
-	    break;
-	  case CXBinaryOperator_Mul:
-	    op = NF_OP_MUL;
-	    break;
-	  case CXBinaryOperator_Div:
-	    op = NF_OP_DIV;
-	    break;
-	  default:
-	    return nf_lp_fail (g, "the region computes something the "
-				  "matchers do not model");
-	  }
-	if (nf_ast_children (c, kids, 2) != 2 || !nf_elem_is_float (elem))
-	  return nf_lp_fail (g, "the region computes something the "
-				"matchers do not model");
-	nf_value a = nf_lp_expr (g, kids[0], k);
-	nf_value b = nf_lp_expr (g, kids[1], k);
-	/* _Float16 arithmetic is done in float and stays there until an
-	   assignment or a cast rounds it (GCC's excess precision).  */
-	if (elem == NF_ELEM_F16)
-	  {
-	    a = nf_lp_convert (g, a, NF_ELEM_F32);
-	    b = nf_lp_convert (g, b, NF_ELEM_F32);
-	  }
-	return nf_lp_scalar_rewrite (g, c, k, nf_lp_binary (g, op, a, b));
-      }
+      return nf_lp_binop (g, c, k, elem);
     case CXCursor_UnaryOperator:
       if (clang_getCursorUnaryOperatorKind (c) == CXUnaryOperator_Minus
 	  && nf_ast_children (c, kids, 1) == 1)
@@ -469,28 +527,7 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
       return nf_lp_fail (g, "the region computes something the matchers "
 			    "do not model");
     case CXCursor_CallExpr:
-      {
-	int nargs = 0;
-	enum nf_opcode op = nf_lp_math (c, &nargs);
-	if (op == NF_OP_COUNT_ || clang_Cursor_getNumArguments (c) != nargs)
-	  return nf_lp_fail (g, "the region calls a function other than the "
-				"math functions it models");
-	nf_value a = nf_lp_expr (g, clang_Cursor_getArgument (c, 0), k);
-	nf_value v;
-	if (nargs == 1)
-	  v = nf_lp_unary (g, op, a);
-	else
-	  v = nf_lp_binary (g, op, a,
-			    nf_lp_expr (g, clang_Cursor_getArgument (c, 1), k));
-	v = nf_lp_scalar_rewrite (g, c, k, v);
-	/* The first call computing V: where an L2 norm is replaced.  */
-	if (v >= 0 && v < NF_LP_MAX && !g->noted[v])
-	  {
-	    g->noted[v] = true;
-	    g->cursors[v] = c;
-	  }
-	return v;
-      }
+      return nf_lp_call (g, c, k);
     default:
       return nf_lp_fail (g, "the region computes something the matchers "
 			    "do not model");

@@ -103,6 +103,11 @@ struct nf_lp_span
 
 /* --- loop-ir.c: the region's variables, arrays, loops and statements */
 
+/* Start G, a region of the function S is scanning: an elementwise
+   loop's when MAP.  Returns false when out of memory.  */
+bool nf_lp_start (struct nf_lp *g, const struct nf_lp_scan *s, bool map);
+/* Free G's region.  */
+void nf_lp_finish (struct nf_lp *g);
 /* Note WHY as G's failure, unless it has one.  Returns NF_NO_VALUE.  */
 nf_value nf_lp_fail (struct nf_lp *g, const char *why);
 /* Note that V stands for the expression C.  Returns V.  */
@@ -146,6 +151,9 @@ nf_value nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev);
 bool nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c);
 /* The last loop's body BODY: a[j] = E.  Returns the STORE.  */
 nf_value nf_lp_store (struct nf_lp *g, CXCursor body);
+/* An elementwise loop's body BODY (nf_lp_loop's): the variables it sets,
+   then its store.  Returns the STORE.  */
+nf_value nf_lp_map_body (struct nf_lp *g, CXCursor body);
 
 /* References to DECL in a cursor visited with nf_lp_count_refs that
    start in [AFTER, BEFORE) (BEFORE 0: no upper bound); N counts them.  */

@@ -84,6 +84,28 @@ nf_lp_effect_visit (CXCursor c, CXCursor parent, CXClientData data)
   return CXChildVisit_Recurse;
 }
 
+bool
+nf_lp_start (struct nf_lp *g, const struct nf_lp_scan *s, bool map)
+{
+  memset (g, 0, sizeof *g);
+  g->t = s->t;
+  g->function = s->function;
+  g->fn = s->fn;
+  g->map = map;
+  /* The scalar pass's decisions, which an elementwise loop sees.  */
+  g->vars = map ? &s->vars : NULL;
+  g->ret = NF_NO_VALUE;
+  g->r = nf_region_new (s->function);
+  return g->r != NULL;
+}
+
+void
+nf_lp_finish (struct nf_lp *g)
+{
+  nf_region_free (g->r);
+  g->r = NULL;
+}
+
 nf_value
 nf_lp_fail (struct nf_lp *g, const char *why)
 {
@@ -373,20 +395,13 @@ nf_lp_member (struct nf_lp *g, CXCursor c)
 
 /* --- Statements.  --- */
 
-/* Analyse the for statement C as loop K of G: for (int j = 0; j < n;
-   j++) with an integer j.  Returns its body, or a null cursor (G->fail
-   set).  */
-CXCursor
-nf_lp_loop (struct nf_lp *g, CXCursor c)
+/* The induction variable of the for statement whose init is INIT,
+   j = 0 or T j = 0 with an integer j; a null cursor (G failed) when the
+   loop has another.  */
+static CXCursor
+nf_lp_loop_ivar (struct nf_lp *g, CXCursor init)
 {
-  CXCursor kids[4], null = clang_getNullCursor ();
-  /* libclang skips the absent parts: all four must be there.  */
-  if (nf_ast_children (c, kids, 4) != 4)
-    return nf_lp_fail (g, "the loop's shape is not supported"), null;
-  if (g->n_loops == 2)
-    return nf_lp_fail (g, "the values flow through more than two loops"), null;
-  CXCursor init = kids[0], cond = kids[1], inc = kids[2], body = kids[3];
-  CXCursor ivar = null, start = null;
+  CXCursor ivar = clang_getNullCursor (), start = clang_getNullCursor ();
   if (clang_getCursorKind (init) == CXCursor_DeclStmt)
     {
       CXCursor vd[2];
@@ -411,7 +426,115 @@ nf_lp_loop (struct nf_lp *g, CXCursor c)
       || nf_ast_elem (clang_getCursorType (ivar)) == NF_ELEM_NONE
       || nf_elem_is_float (nf_ast_elem (clang_getCursorType (ivar)))
       || !nf_ast_const (start, &v) || v != 0)
-    return nf_lp_fail (g, "the loop's trip count is not computable"), null;
+    {
+      nf_lp_fail (g, "the loop's trip count is not computable");
+      return clang_getNullCursor ();
+    }
+  return ivar;
+}
+
+/* Whether INC steps loop K's induction variable by one: j++, ++j,
+   j += 1.  */
+static bool
+nf_lp_loop_step_ok (const struct nf_lp *g, CXCursor inc, int k)
+{
+  CXCursor ik[2];
+  double v;
+  if (clang_getCursorKind (inc) == CXCursor_UnaryOperator)
+    {
+      enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind (inc);
+      return (u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreInc)
+	     && nf_ast_children (inc, ik, 1) == 1
+	     && nf_lp_is_ivar (g, ik[0], k);
+    }
+  if (clang_getCursorKind (inc) == CXCursor_CompoundAssignOperator
+      && clang_getCursorBinaryOperatorKind (inc) == CXBinaryOperator_AddAssign
+      && nf_ast_children (inc, ik, 2) == 2)
+    return nf_lp_is_ivar (g, ik[0], k) && nf_ast_const (ik[1], &v) && v == 1;
+  return false;
+}
+
+/* Loop K's dimension from its bound BOUND (the variable BD, or a null
+   cursor): a constant extent, the symbol of an earlier loop with the
+   same bound text, or a new symbol defined by the bound's value (a
+   parameter named by its text when it is no variable: s->dim, n - 1).  */
+static void
+nf_lp_loop_dim (struct nf_lp *g, int k, CXCursor bound, CXCursor bd)
+{
+  struct nf_lp_loop *l = &g->loops[k];
+  double v;
+  l->sym = -1;
+  for (int j = 0; j < k; j++)
+    {
+      char a[128], b[128];
+      nf_lp_text (g->t, nf_ast_begin (g->loops[j].bound),
+		  nf_ast_end (g->loops[j].bound), a, sizeof a);
+      nf_lp_text (g->t, nf_ast_begin (bound), nf_ast_end (bound), b, sizeof b);
+      if (strcmp (a, b) == 0)
+	l->sym = g->loops[j].sym;
+    }
+  /* A constant trip count is a constant dimension, as the plugin's.  */
+  l->extent = -1;
+  if (nf_ast_const (bound, &v) && v >= 0)
+    l->extent = (int64_t) v;
+  if (l->sym >= 0 || l->extent >= 0)
+    return;
+  char name[64] = "n";
+  nf_value cv = NF_NO_VALUE;
+  if (!clang_Cursor_isNull (bd) || !nf_ast_const (bound, &v))
+    {
+      CXString sp
+	= clang_getCursorSpelling (clang_Cursor_isNull (bd) ? bound : bd);
+      const char *sn = clang_getCString (sp);
+      if (sn && *sn)
+	snprintf (name, sizeof name, "%s", sn);
+      clang_disposeString (sp);
+      cv = clang_Cursor_isNull (bd) ? nf_lp_member (g, bound)
+				    : nf_lp_read (g, bd, bound);
+    }
+  else
+    cv = nf_lp_expr (g, bound, -1);
+  l->sym = nf_region_add_sym (g->r, name, cv);
+}
+
+/* The statement BODY of a loop is, or the one statement of a compound
+   BODY; an elementwise loop's compound body (with no volatile access)
+   as it is, for nf_lp_map_body.  A null cursor (G failed) for other
+   bodies.  */
+static CXCursor
+nf_lp_loop_body (struct nf_lp *g, CXCursor body)
+{
+  if (clang_getCursorKind (body) != CXCursor_CompoundStmt)
+    return body;
+  CXCursor one[2];
+  if (nf_ast_children (body, one, 2) == 1)
+    return one[0];
+  struct nf_lp_vol vol = { false };
+  clang_visitChildren (body, nf_lp_vol_visit, &vol);
+  /* An elementwise loop's body may set variables first.  */
+  if (g->map && !vol.found)
+    return body;
+  nf_lp_fail (g, vol.found ? "the region accesses volatile memory"
+			   : "the loop's shape is not supported");
+  return clang_getNullCursor ();
+}
+
+/* Analyse the for statement C as loop K of G: for (int j = 0; j < n;
+   j++) with an integer j (step 1 of the file's comment).  Returns its
+   body (nf_lp_loop_body), or a null cursor (G->fail set).  */
+CXCursor
+nf_lp_loop (struct nf_lp *g, CXCursor c)
+{
+  CXCursor kids[4], null = clang_getNullCursor ();
+  /* libclang skips the absent parts: all four must be there.  */
+  if (nf_ast_children (c, kids, 4) != 4)
+    return nf_lp_fail (g, "the loop's shape is not supported"), null;
+  if (g->n_loops == 2)
+    return nf_lp_fail (g, "the values flow through more than two loops"), null;
+  CXCursor cond = kids[1], inc = kids[2], body = kids[3];
+  CXCursor ivar = nf_lp_loop_ivar (g, kids[0]);
+  if (clang_Cursor_isNull (ivar))
+    return null;
   int k = g->n_loops;
   g->loops[k].ivar = ivar;
   enum CXBinaryOperatorKind cop = nf_ast_binop (cond);
@@ -420,26 +543,12 @@ nf_lp_loop (struct nf_lp *g, CXCursor c)
       || nf_ast_children (cond, cb, 2) != 2 || !nf_lp_is_ivar (g, cb[0], k))
     return nf_lp_fail (g, "the loop's trip count is not computable"), null;
   CXCursor bound = nf_ast_strip_noop (cb[1]);
-  /* The increment: j++, ++j, j += 1.  */
-  CXCursor ik[2];
-  bool inc_ok = false;
-  if (clang_getCursorKind (inc) == CXCursor_UnaryOperator)
-    {
-      enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind (inc);
-      inc_ok = (u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreInc)
-	       && nf_ast_children (inc, ik, 1) == 1
-	       && nf_lp_is_ivar (g, ik[0], k);
-    }
-  else if (clang_getCursorKind (inc) == CXCursor_CompoundAssignOperator
-	   && clang_getCursorBinaryOperatorKind (inc)
-		== CXBinaryOperator_AddAssign
-	   && nf_ast_children (inc, ik, 2) == 2)
-    inc_ok = nf_lp_is_ivar (g, ik[0], k) && nf_ast_const (ik[1], &v) && v == 1;
-  if (!inc_ok)
+  if (!nf_lp_loop_step_ok (g, inc, k))
     return nf_lp_fail (g, "an array access is not affine in the loop"), null;
   /* The bound: a variable not written in the region or a constant.  */
   CXCursor bd = nf_lp_var_of (bound);
   enum nf_elem be = nf_ast_elem (clang_getCursorType (bound));
+  double v;
   if (be != NF_ELEM_I32 && be != NF_ELEM_I64)
     return nf_lp_fail (g, "the loop's trip count is not computable"), null;
   if (clang_Cursor_isNull (bd) && !nf_ast_const (bound, &v)
@@ -452,62 +561,9 @@ nf_lp_loop (struct nf_lp *g, CXCursor c)
 			  || bt.kind == CXType_LongLong
 			  || bt.kind == CXType_Short || bt.kind == CXType_SChar
 			  || bt.kind == CXType_Char_S;
-  g->loops[k].sym = -1;
-  for (int j = 0; j < k; j++)
-    {
-      char a[128], b[128];
-      nf_lp_text (g->t, nf_ast_begin (g->loops[j].bound),
-		  nf_ast_end (g->loops[j].bound), a, sizeof a);
-      nf_lp_text (g->t, nf_ast_begin (bound), nf_ast_end (bound), b, sizeof b);
-      if (strcmp (a, b) == 0)
-	g->loops[k].sym = g->loops[j].sym;
-    }
-  /* A constant trip count is a constant dimension, as the plugin's.  */
-  g->loops[k].extent = -1;
-  if (nf_ast_const (bound, &v) && v >= 0)
-    g->loops[k].extent = (int64_t) v;
-  if (g->loops[k].sym < 0 && g->loops[k].extent < 0)
-    {
-      char name[64] = "n";
-      nf_value cv = NF_NO_VALUE;
-      if (!clang_Cursor_isNull (bd) || !nf_ast_const (bound, &v))
-	{
-	  CXString sp
-	    = clang_getCursorSpelling (clang_Cursor_isNull (bd) ? bound : bd);
-	  const char *sn = clang_getCString (sp);
-	  if (sn && *sn)
-	    snprintf (name, sizeof name, "%s", sn);
-	  clang_disposeString (sp);
-	  /* Other than a variable (s->dim, n - 1): a parameter named by
-	     its text.  */
-	  cv = clang_Cursor_isNull (bd) ? nf_lp_member (g, bound)
-					: nf_lp_read (g, bd, bound);
-	}
-      else
-	cv = nf_lp_expr (g, bound, -1);
-      g->loops[k].sym = nf_region_add_sym (g->r, name, cv);
-    }
+  nf_lp_loop_dim (g, k, bound, bd);
   g->n_loops++;
-  /* A body of one statement.  */
-  if (clang_getCursorKind (body) == CXCursor_CompoundStmt)
-    {
-      CXCursor one[2];
-      if (nf_ast_children (body, one, 2) != 1)
-	{
-	  struct nf_lp_vol vol = { false };
-	  clang_visitChildren (body, nf_lp_vol_visit, &vol);
-	  /* An elementwise loop's body may set variables first: the
-	     caller (nf_lp_try_map) builds its statements.  */
-	  if (g->map && !vol.found)
-	    return body;
-	  return nf_lp_fail (g, vol.found
-				  ? "the region accesses volatile memory"
-				  : "the loop's shape is not supported"),
-		 null;
-	}
-      body = one[0];
-    }
-  return body;
+  return nf_lp_loop_body (g, body);
 }
 
 /* The value of the variable ACC before the region starting at the
@@ -655,6 +711,43 @@ nf_lp_store (struct nf_lp *g, CXCursor body)
     v = nf_broadcast (g->r, v,
 		      nf_tensor1_type (elem, nf_lp_dim (g, g->n_loops - 1)));
   return nf_store (g->r, p, v, 0, 1, 0);
+}
+
+/* An elementwise loop's body BODY: y[i] = F, or { t = E; ...; y[i] = F; }
+   (at most 8 local variables set, then the store).  A variable read
+   before the body sets it carries a value from the previous iteration:
+   not built.  */
+nf_value
+nf_lp_map_body (struct nf_lp *g, CXCursor body)
+{
+  if (clang_getCursorKind (body) != CXCursor_CompoundStmt)
+    return nf_lp_store (g, body);
+  CXCursor b[9], k2[2];
+  int nb = nf_ast_children (body, b, 9);
+  for (int i = 0; i < nb - 1 && i < 8 && !g->fail; i++)
+    {
+      CXCursor v = clang_getNullCursor ();
+      if (nf_ast_binop (b[i]) == CXBinaryOperator_Assign
+	  && nf_ast_children (b[i], k2, 2) == 2)
+	v = nf_lp_var_of (k2[0]);
+      enum nf_elem e = clang_Cursor_isNull (v)
+			 ? NF_ELEM_NONE
+			 : nf_ast_elem (clang_getCursorType (v));
+      if (!nf_elem_is_float (e) || nf_lp_find_var (g, v) >= 0)
+	{
+	  nf_lp_fail (g, "the region computes something the matchers "
+			 "do not know");
+	  break;
+	}
+      nf_value x = nf_lp_convert (g, nf_lp_expr (g, k2[1], 0), e);
+      if (x == NF_NO_VALUE)
+	break;
+      nf_lp_set_var (g, v, x, false);
+      g->body_vars[g->n_body_vars++] = v;
+    }
+  if (nb >= 1 && nb <= 9 && !g->fail)
+    return nf_lp_store (g, b[nb - 1]);
+  return NF_NO_VALUE;
 }
 
 /* --- References after a region, statement ends.  --- */

@@ -28,26 +28,29 @@
       floating-point variable (nf_lp_cand_visit, the plugin's
       nf_loop_candidate) are norm candidates; one that cannot be built
       is reported when it sums squares, with the reason.
-   2. The norm region (nf_lp_try): the loop, its reduction, then the
-      scalar statements after it up to a second loop's store or a
-      return, built into the region IR.
-   3. What leaves it: variables read after the region (or before it, in
-      an enclosing loop) hold values that escape, as SSA names used
-      after the plugin's region do; an induction variable declared
-      outside its loop and read after it refuses the region.
-   4. lower/'s nf_match_norm (MulRedSqrt, then RMSNorm) decides; the
-      region must store nowhere else, let nothing but the result
-      escape, and not start or end in a macro expansion
-      (nf_lp_norm_leaves); loop-rewrite.c spells the call.
+   2. The norm region (nf_lp_build_norm): the loop, its reduction, then
+      the scalar statements after it up to a second loop's store or a
+      return (nf_lp_norm_tail), built into the region IR.
+   3. What leaves it (nf_lp_norm_escapes): variables read after the
+      region (or before it, in an enclosing loop) hold values that
+      escape, as SSA names used after the plugin's region do; an
+      induction variable declared outside its loop and read after it
+      refuses the region.
+   4. lower/'s nf_match_norm (MulRedSqrt, then RMSNorm) decides
+      (nf_lp_norm_decide); the region must store nowhere else, let
+      nothing but the result escape, and not start or end in a macro
+      expansion (nf_lp_norm_leaves); loop-rewrite.c spells the call.
    5. Elementwise loops y[i] = E holding an Expm1 or Log1p candidate, a
       loop no norm candidate took (nf_lp_try_map), are built with the
       scalar pass's rewrite applied (expm1 (x) + 0.0, the + 0.0 folded
-      away under -ffast-math/-fno-signed-zeros, as GCC does) and matched
-      by nf_match_map: the kernel call (the _pz kernel where the + 0.0
-      stays) behind the overlap test is inserted before the loop, which
-      stays as the fallback.  A body that does more than the map (an
-      activation: ELU, SELU, softplus, CELU; local variables set before
-      the store) is matched by nf_match_elementwise and becomes one
+      away under -ffast-math/-fno-signed-zeros, as GCC does; the body by
+      nf_lp_map_body) and matched by nf_match_map; nf_lp_loop_leaves
+      says whether a value it computes is used after it.  The kernel
+      call (the _pz kernel where the + 0.0 stays) behind the overlap
+      test is inserted before the loop, which stays as the fallback.  A
+      body that does more than the map (an activation: ELU, SELU,
+      softplus, CELU; local variables set before the store) is matched
+      by nf_match_elementwise (nf_lp_try_ew) and becomes one
       nf_elementwise call (the plugin's nf_loop_check_ew), or is
       reported missed with the plugin's reason.  Not under
       -funsafe-math-optimizations with AVX vectors (-mavx2, an AVX
@@ -58,9 +61,10 @@
    arithmetic on _Float16 values too, as the plugin's IR has it.
 
    Not handled: loops with other shapes (offsets, strides, bodies of
-   several statements but an elementwise loop's), branches between the
-   loops, regions the plugin only sees after inlining (an activation
-   through an inline function or a function pointer).
+   several statements but an elementwise loop's, of at most nine),
+   branches between the loops, regions the plugin only sees after
+   inlining (an activation through an inline function or a function
+   pointer).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -123,12 +127,167 @@ nf_lp_cand_visit (CXCursor c, CXCursor parent, CXClientData data)
   return CXChildVisit_Recurse;
 }
 
-/* Why the norm region M of G, whose second loop stores with STORE,
-   cannot be replaced by a call where SPAN says it is: it stores
+/* The line and column of C's start (its expansion's), for the report.  */
+static void
+nf_lp_loc (CXCursor c, unsigned *line, unsigned *column)
+{
+  clang_getExpansionLocation (clang_getRangeStart (clang_getCursorExtent (c)),
+			      NULL, line, column, NULL);
+}
+
+/* --- Steps 1-4: the norm regions.  --- */
+
+/* Step 1: whether the loop STMT of S is a norm candidate: written in
+   the code (no macro's expansion), innermost, summing a product; *CAND
+   says what it holds.  Sets S->summed (for a loop that is no macro's).  */
+static bool
+nf_lp_norm_candidate (struct nf_lp_scan *s, CXCursor stmt,
+		      struct nf_lp_cand *cand)
+{
+  nf_tool *t = s->t;
+  *cand = (struct nf_lp_cand){ t, false, false, false, false };
+  /* A loop that is a macro's expansion: its text is not the code.  */
+  if (nf_tool_in_macro (t, nf_ast_begin (stmt), nf_ast_begin (stmt) + 1))
+    return false;
+  if (t->kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT))
+    clang_visitChildren (stmt, nf_lp_cand_visit, cand);
+  /* Innermost loops only, as the plugin's.  */
+  s->summed = cand->sum && !cand->inner;
+  return s->summed;
+}
+
+/* Step 2, after the reduction: the statements of SPAN after its first
+   loop, built into G while they are scalar statements, up to and
+   including a second loop (its store in *STORE) or a return (its value
+   G->ret, which escapes).  Returns the index of the region's last
+   statement: the loop or the return, else the last statement built
+   (the one that failed G included).  */
+static int
+nf_lp_norm_tail (struct nf_lp *g, const struct nf_lp_span *span,
+		 nf_value *store)
+{
+  int j;
+  for (j = span->first + 1; j < span->n && !g->fail; j++)
+    {
+      CXCursor c = span->stmts[j];
+      if (clang_getCursorKind (c) == CXCursor_ForStmt)
+	{
+	  CXCursor b = nf_lp_loop (g, c);
+	  if (!clang_Cursor_isNull (b))
+	    *store = nf_lp_store (g, b);
+	  return j;
+	}
+      if (clang_getCursorKind (c) == CXCursor_ReturnStmt)
+	{
+	  CXCursor e[1];
+	  if (nf_ast_children (c, e, 1) == 1)
+	    {
+	      g->ret = nf_lp_expr (g, e[0], -1);
+	      g->ret_expr = nf_ast_strip_noop (e[0]);
+	      if (g->ret != NF_NO_VALUE)
+		nf_value_set_escapes (g->r, g->ret);
+	    }
+	  return j;
+	}
+      if (!nf_lp_scalar_stmt (g, c))
+	break;
+    }
+  return j - 1;
+}
+
+/* Step 2: build into G the norm region starting at SPAN's first
+   statement, a loop (which can leave early when EXITS: G fails): the
+   loop and its reduction, then nf_lp_norm_tail, the second loop's store
+   in *STORE.  Sets SPAN's last statement and its text [begin, end) (a
+   return stays out of it).  Returns false when the reduction was not
+   built (G->fail may say why).  */
+static bool
+nf_lp_build_norm (struct nf_lp *g, bool exits, struct nf_lp_span *span,
+		  nf_value *store)
+{
+  CXCursor *stmts = span->stmts;
+  int i = span->first;
+  if (exits)
+    nf_lp_fail (g, "the loop has more than one exit");
+  CXCursor body = nf_lp_loop (g, stmts[i]);
+  CXCursor prev = i > 0 ? stmts[i - 1] : clang_getNullCursor ();
+  g->reduce = clang_Cursor_isNull (body) ? NF_NO_VALUE
+					 : nf_lp_reduction (g, body, prev);
+  if (g->reduce == NF_NO_VALUE)
+    return false;
+  int last = span->last = nf_lp_norm_tail (g, span, store);
+  span->begin = nf_ast_begin (stmts[i]);
+  span->end = g->ret != NF_NO_VALUE ? nf_ast_begin (stmts[last])
+				    : nf_lp_stmt_end (g->t, stmts[last]);
+  return true;
+}
+
+/* Step 3: whether the variable DECL, assigned in G's region SPAN, is
+   read after it: after its text, or before it (in an enclosing loop,
+   those reads run after it) but in the accumulator's initialization to
+   a constant just before it, and not in the returned expression (those
+   reads are the region's).  */
+static bool
+nf_lp_read_after (const struct nf_lp_scan *s, const struct nf_lp *g,
+		  const struct nf_lp_span *span, CXCursor decl)
+{
+  CXCursor *stmts = span->stmts;
+  int i = span->first;
+  struct nf_lp_refs refs = { decl, span->end, 0, 0 };
+  clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
+  struct nf_lp_refs pre = { decl, 0, 0, span->begin };
+  clang_visitChildren (s->fn, nf_lp_count_refs, &pre);
+  CXCursor ab[2];
+  double cv;
+  if (i > 0 && nf_lp_same_decl (decl, g->acc)
+      && nf_ast_binop (stmts[i - 1]) == CXBinaryOperator_Assign
+      && nf_ast_children (stmts[i - 1], ab, 2) == 2
+      && nf_lp_same_decl (nf_lp_var_of (ab[0]), g->acc)
+      && nf_ast_const (ab[1], &cv))
+    pre.n--;
+  refs.n += pre.n;
+  if (g->ret != NF_NO_VALUE)
+    {
+      struct nf_lp_refs in = { decl, nf_ast_begin (g->ret_expr), 0, 0 };
+      struct nf_lp_refs past = { decl, nf_ast_end (g->ret_expr), 0, 0 };
+      clang_visitChildren (stmts[span->last], nf_lp_count_refs, &in);
+      clang_visitChildren (stmts[span->last], nf_lp_count_refs, &past);
+      refs.n -= in.n - past.n;
+    }
+  return refs.n > 0;
+}
+
+/* Step 3: the values of G's variables read after its region SPAN
+   escape, as SSA names used after the plugin's region do; an induction
+   variable declared outside its loop and read after the region fails
+   G (its final value is the region's too).  */
+static void
+nf_lp_norm_escapes (const struct nf_lp_scan *s, struct nf_lp *g,
+		    const struct nf_lp_span *span)
+{
+  for (int v = 0; v < g->n_vars && !g->fail; v++)
+    if (!g->vparam[v] && nf_lp_read_after (s, g, span, g->vdecl[v]))
+      nf_value_set_escapes (g->r, g->vval[v]);
+  for (int k = 0; k < g->n_loops && !g->fail; k++)
+    {
+      CXCursor kids[1];
+      if (nf_ast_children (g->loops[k].stmt, kids, 1) >= 1
+	  && clang_getCursorKind (kids[0]) != CXCursor_DeclStmt)
+	{
+	  struct nf_lp_refs refs = { g->loops[k].ivar, span->end, 0, 0 };
+	  clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
+	  if (refs.n > 0)
+	    g->fail = "a value computed in the region is used after it";
+	}
+    }
+}
+
+/* Step 4: why the norm region M of G, whose second loop stores with
+   STORE, cannot be replaced by a call where SPAN says it is: it stores
    elsewhere, a value it computes other than M's result is used after
-   it, or it starts or ends inside a macro expansion; NULL when it
-   can.  An L2 norm's region ends at the norm (the rest, a loop using
-   it, stays): what comes after it is not the region's.  */
+   it, or it starts or ends inside a macro expansion; NULL when it can.
+   An L2 norm's region ends at the norm (the rest, a loop using it,
+   stays): what comes after it is not the region's.  */
 static const char *
 nf_lp_norm_leaves (const struct nf_lp *g, const nf_match *m, nf_value store,
 		   const struct nf_lp_span *span)
@@ -153,182 +312,75 @@ nf_lp_norm_leaves (const struct nf_lp *g, const nf_match *m, nf_value store,
   return NULL;
 }
 
-/* Try a region starting at the loop STMTS[I] of a list of N statements.
-   Returns the number of statements it consumed (0: none).  */
+/* Step 4: match the built norm region G (storing with STORE) where SPAN
+   says it is and have it rewritten.  Returns true when it was (SPAN's
+   last statement then the region's last); else false, with the reason
+   to report (NULL: none) in *REASON and its kind in *KIND.  */
+static bool
+nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g, nf_value store,
+		   struct nf_lp_span *span, enum nf_kind *kind,
+		   const char **reason)
+{
+  nf_match m;
+  memset (&m, 0, sizeof m);
+  *kind = NF_KIND_RMSNORM;
+  if (g->fail)
+    return *reason = g->fail, false;
+  if (!nf_match_norm (g->r, g->reduce, s->t->kinds, &m))
+    {
+      *kind = m.kind;
+      *reason = m.reason;
+      return false;
+    }
+  *kind = m.kind;
+  *reason = nf_lp_norm_leaves (g, &m, store, span);
+  if (*reason)
+    ;
+  else if (m.kind == NF_KIND_MULREDSQRT)
+    *reason = nf_lp_mulredsqrt_rewrite (s, g, &m, span);
+  else
+    *reason = nf_lp_rmsnorm_rewrite (s, g, &m, store, span);
+  nf_match_release (&m);
+  return !*reason;
+}
+
+/* Steps 1-4 for the loop STMTS[I] of a list of N statements.  Returns
+   the number of statements the region rewritten took (0: none).  */
 static int
 nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
 {
-  nf_tool *t = s->t;
+  struct nf_lp_cand cand;
+  if (!nf_lp_norm_candidate (s, stmts[i], &cand))
+    return 0;
   struct nf_lp g;
-  memset (&g, 0, sizeof g);
-  g.t = t;
-  g.function = s->function;
-  g.fn = s->fn;
-  g.ret = NF_NO_VALUE;
-  g.r = nf_region_new (s->function);
-  if (!g.r)
+  if (!nf_lp_start (&g, s, /*map=*/false))
     return s->oom = 1, 0;
-  unsigned line, column;
-  clang_getExpansionLocation (
-    clang_getRangeStart (clang_getCursorExtent (stmts[i])), NULL, &line,
-    &column, NULL);
-
-  int j = i;
-  if (nf_tool_in_macro (t, nf_ast_begin (stmts[i]),
-			nf_ast_begin (stmts[i]) + 1))
-    {
-      /* The loop is a macro's expansion: its text is not the code.  */
-      nf_region_free (g.r);
-      return 0;
-    }
-  struct nf_lp_cand cand = { t, false, false, false, false };
-  if (t->kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT))
-    clang_visitChildren (stmts[i], nf_lp_cand_visit, &cand);
-  /* Innermost loops only, as the plugin's.  */
-  s->summed = cand.sum && !cand.inner;
-  if (!cand.sum || cand.inner)
-    {
-      nf_region_free (g.r);
-      return 0;
-    }
-  if (cand.exits)
-    nf_lp_fail (&g, "the loop has more than one exit");
-  CXCursor body = nf_lp_loop (&g, stmts[i]);
-  g.reduce = clang_Cursor_isNull (body)
-	       ? NF_NO_VALUE
-	       : nf_lp_reduction (
-		 &g, body, i > 0 ? stmts[i - 1] : clang_getNullCursor ());
-  if (g.reduce == NF_NO_VALUE)
+  struct nf_lp_span span = { stmts, n, i, i, 0, 0, 0, 0, NULL };
+  nf_lp_loc (stmts[i], &span.line, &span.column);
+  nf_value store = NF_NO_VALUE;
+  enum nf_kind kind = NF_KIND_MULREDSQRT;
+  const char *reason = NULL;
+  int used = 0;
+  if (!nf_lp_build_norm (&g, cand.exits, &span, &store))
     {
       /* Not built: worth a remark when it sums squares, as the
 	 plugin's.  */
       if (cand.square)
-	nf_record_missed (t, NF_KIND_MULREDSQRT, s->function, line, column,
-			  g.fail ? g.fail
-				 : "the reduction is not a simple "
-				   "accumulation");
-      nf_region_free (g.r);
-      return 0;
-    }
-  nf_value store = NF_NO_VALUE;
-  for (j = i + 1; j < n && !g.fail; j++)
-    {
-      CXCursor c = stmts[j];
-      if (clang_getCursorKind (c) == CXCursor_ForStmt)
-	{
-	  CXCursor b = nf_lp_loop (&g, c);
-	  if (!clang_Cursor_isNull (b))
-	    store = nf_lp_store (&g, b);
-	  j++;
-	  break;
-	}
-      if (clang_getCursorKind (c) == CXCursor_ReturnStmt)
-	{
-	  CXCursor e[1];
-	  if (nf_ast_children (c, e, 1) == 1)
-	    {
-	      g.ret = nf_lp_expr (&g, e[0], -1);
-	      g.ret_expr = nf_ast_strip_noop (e[0]);
-	      if (g.ret != NF_NO_VALUE)
-		nf_value_set_escapes (g.r, g.ret);
-	    }
-	  j++;
-	  break;
-	}
-      if (!nf_lp_scalar_stmt (&g, c))
-	break;
-    }
-  int last = j - 1; /* The region's last statement.  */
-  size_t begin = nf_ast_begin (stmts[i]);
-  size_t end = nf_lp_stmt_end (t, stmts[last]);
-  if (g.ret != NF_NO_VALUE)
-    end = nf_ast_begin (stmts[last]); /* The return stays.  */
-
-  /* Variables read after the region: their values escape.  */
-  for (int v = 0; v < g.n_vars && !g.fail; v++)
-    {
-      if (g.vparam[v])
-	continue;
-      struct nf_lp_refs refs = { g.vdecl[v], end, 0, 0 };
-      clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
-      /* Before the region too: in an enclosing loop, those run after it
-	 (except the accumulator's initialization just before it).  */
-      struct nf_lp_refs pre = { g.vdecl[v], 0, 0, begin };
-      clang_visitChildren (s->fn, nf_lp_count_refs, &pre);
-      CXCursor ab[2];
-      double cv;
-      if (i > 0 && nf_lp_same_decl (g.vdecl[v], g.acc)
-	  && nf_ast_binop (stmts[i - 1]) == CXBinaryOperator_Assign
-	  && nf_ast_children (stmts[i - 1], ab, 2) == 2
-	  && nf_lp_same_decl (nf_lp_var_of (ab[0]), g.acc)
-	  && nf_ast_const (ab[1], &cv))
-	pre.n--;
-      refs.n += pre.n;
-      if (g.ret != NF_NO_VALUE)
-	{
-	  /* Reads in the returned expression are the region's.  */
-	  struct nf_lp_refs in
-	    = { g.vdecl[v], nf_ast_begin (g.ret_expr), 0, 0 };
-	  struct nf_lp_refs past
-	    = { g.vdecl[v], nf_ast_end (g.ret_expr), 0, 0 };
-	  clang_visitChildren (stmts[last], nf_lp_count_refs, &in);
-	  clang_visitChildren (stmts[last], nf_lp_count_refs, &past);
-	  refs.n -= in.n - past.n;
-	}
-      if (refs.n > 0)
-	nf_value_set_escapes (g.r, g.vval[v]);
-    }
-
-  /* An induction variable declared outside its loop and read after the
-     region: its final value is the region's too.  */
-  for (int k = 0; k < g.n_loops && !g.fail; k++)
-    {
-      CXCursor kids[1];
-      if (nf_ast_children (g.loops[k].stmt, kids, 1) >= 1
-	  && clang_getCursorKind (kids[0]) != CXCursor_DeclStmt)
-	{
-	  struct nf_lp_refs refs = { g.loops[k].ivar, end, 0, 0 };
-	  clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
-	  if (refs.n > 0)
-	    g.fail = "a value computed in the region is used after it";
-	}
-    }
-
-  nf_match m;
-  memset (&m, 0, sizeof m);
-  enum nf_kind kind = NF_KIND_RMSNORM;
-  const char *reason = NULL;
-  bool ok = false;
-  if (!g.fail)
-    {
-      ok = nf_match_norm (g.r, g.reduce, t->kinds, &m);
-      kind = m.kind;
-      reason = ok ? NULL : m.reason;
+	reason = g.fail ? g.fail : "the reduction is not a simple accumulation";
     }
   else
-    reason = g.fail;
-
-  if (ok)
     {
-      struct nf_lp_span span
-	= { stmts, n, i, last, begin, end, line, column, NULL };
-      reason = nf_lp_norm_leaves (&g, &m, store, &span);
-      if (reason)
-	;
-      else if (m.kind == NF_KIND_MULREDSQRT)
-	reason = nf_lp_mulredsqrt_rewrite (s, &g, &m, &span);
-      else
-	reason = nf_lp_rmsnorm_rewrite (s, &g, &m, store, &span);
-      last = span.last;
-      if (reason)
-	kind = m.kind;
-      nf_match_release (&m);
+      nf_lp_norm_escapes (s, &g, &span);
+      if (nf_lp_norm_decide (s, &g, store, &span, &kind, &reason))
+	used = span.last - i + 1;
     }
   if (reason && !s->oom)
-    nf_record_missed (t, kind, s->function, line, column, reason);
-  nf_region_free (g.r);
-  return ok && !reason ? last - i + 1 : 0;
+    nf_record_missed (s->t, kind, s->function, span.line, span.column, reason);
+  nf_lp_finish (&g);
+  return used;
 }
+
+/* --- Step 5: the elementwise loops.  --- */
 
 /* Whether C calls exp or log (an Expm1/Log1p candidate inside).  */
 struct nf_lp_calls
@@ -351,17 +403,18 @@ nf_lp_calls_visit (CXCursor c, CXCursor parent, CXClientData data)
   return CXChildVisit_Recurse;
 }
 
-/* For the rewrites of the elementwise loop STMT of G: whether a value
-   it computes is used after it (an escaping value of the region, the
-   induction variable declared outside it, a variable its body sets) or
-   it is inside a macro expansion.  Returns that reason, or NULL with
-   the loop's text range in *BEGIN, *END.  */
+/* For the rewrites of the elementwise loop of G, SPAN's one statement:
+   whether a value it computes is used after it (an escaping value of
+   the region, the induction variable declared outside it, a variable
+   its body sets) or it is inside a macro expansion.  Returns that
+   reason, or NULL with the loop's text range in SPAN.  */
 static const char *
-nf_lp_loop_leaves (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
-		   size_t *begin, size_t *end)
+nf_lp_loop_leaves (const struct nf_lp_scan *s, const struct nf_lp *g,
+		   struct nf_lp_span *span)
 {
   const nf_region *r = g->r;
   nf_tool *t = s->t;
+  CXCursor stmt = span->stmts[span->first];
   for (nf_value v = 0; v < nf_region_n_values (r); v++)
     if (nf_value_escapes (r, v))
       return "a value computed in the loop is used after it";
@@ -381,18 +434,45 @@ nf_lp_loop_leaves (struct nf_lp *g, struct nf_lp_scan *s, CXCursor stmt,
       if (refs.n > 0)
 	return "a value computed in the loop is used after it";
     }
-  *begin = nf_ast_begin (stmt);
-  *end = nf_lp_stmt_end (t, stmt);
-  if (*end <= *begin || nf_tool_in_macro (t, *begin, *begin + 1)
-      || nf_tool_in_macro (t, *end - 1, *end))
+  size_t begin = span->begin = nf_ast_begin (stmt);
+  size_t end = span->end = nf_lp_stmt_end (t, stmt);
+  if (end <= begin || nf_tool_in_macro (t, begin, begin + 1)
+      || nf_tool_in_macro (t, end - 1, end))
     return "the code is inside a macro expansion";
   return NULL;
 }
 
-/* The loop STMT storing y[i] = E where E holds an Expm1 or Log1p
-   candidate: build it as the plugin's nf_lr_build_map does and record
-   nf_match_map's reason.  Where the tool's scalar rewrite keeps + 0.0
-   (the sign of a zero result), the map's call is to the _pz kernel.  */
+/* Step 5, for an elementwise region G that nf_match_map did not take
+   (its reason in *REASON, of *KIND): one program (the plugin's
+   nf_loop_ew_attempt), whose reason, where the region has one, says
+   more than the map matcher's, and replaces *REASON and *KIND.  */
+static void
+nf_lp_try_ew (struct nf_lp_scan *s, struct nf_lp *g, nf_value store,
+	      const struct nf_lp_span *span, enum nf_kind *kind,
+	      const char **reason)
+{
+  nf_tool *t = s->t;
+  nf_match e;
+  if (!(t->kinds & NF_KIND_ELEMENTWISE) || t->ew_vectorizer)
+    return;
+  if (nf_match_elementwise (g->r, store, &e))
+    {
+      *kind = NF_KIND_ELEMENTWISE;
+      *reason = nf_lp_ew_rewrite (s, g, &e, store, span);
+      nf_match_release (&e);
+    }
+  else if (e.reason)
+    {
+      *kind = NF_KIND_ELEMENTWISE;
+      *reason = e.reason;
+    }
+}
+
+/* Step 5: the loop STMT storing y[i] = E where E holds an Expm1 or
+   Log1p candidate: build it as the plugin's nf_lr_build_map does and
+   record nf_match_map's reason (or nf_lp_try_ew's).  Where the tool's
+   scalar rewrite keeps + 0.0 (the sign of a zero result), the map's
+   call is to the _pz kernel.  */
 static void
 nf_lp_try_map (struct nf_lp_scan *s, CXCursor stmt)
 {
@@ -403,98 +483,38 @@ nf_lp_try_map (struct nf_lp_scan *s, CXCursor stmt)
 	|| (calls.log && (t->kinds & NF_KIND_LOG1P))))
     return;
   struct nf_lp g;
-  memset (&g, 0, sizeof g);
-  g.t = t;
-  g.function = s->function;
-  g.map = true;
-  g.vars = &s->vars;
-  g.fn = s->fn;
-  g.r = nf_region_new (s->function);
-  if (!g.r)
+  if (!nf_lp_start (&g, s, /*map=*/true))
     {
       s->oom = 1;
       return;
     }
-  unsigned line, column;
-  clang_getExpansionLocation (
-    clang_getRangeStart (clang_getCursorExtent (stmt)), NULL, &line, &column,
-    NULL);
+  struct nf_lp_span span = { &stmt, 1, 0, 0, 0, 0, 0, 0, NULL };
+  nf_lp_loc (stmt, &span.line, &span.column);
   CXCursor body = nf_lp_loop (&g, stmt);
-  nf_value store = NF_NO_VALUE;
-  if (!clang_Cursor_isNull (body)
-      && clang_getCursorKind (body) == CXCursor_CompoundStmt)
-    {
-      /* { t = E; ...; y[i] = F; }: local variables set, then the
-	 store (a variable read before the body sets it carries a value
-	 from the previous iteration: not built).  */
-      CXCursor b[9], k2[2];
-      int nb = nf_ast_children (body, b, 9);
-      for (int i = 0; i < nb - 1 && i < 8 && !g.fail; i++)
-	{
-	  CXCursor v = clang_getNullCursor ();
-	  if (nf_ast_binop (b[i]) == CXBinaryOperator_Assign
-	      && nf_ast_children (b[i], k2, 2) == 2)
-	    v = nf_lp_var_of (k2[0]);
-	  enum nf_elem e = clang_Cursor_isNull (v)
-			     ? NF_ELEM_NONE
-			     : nf_ast_elem (clang_getCursorType (v));
-	  if (!nf_elem_is_float (e) || nf_lp_find_var (&g, v) >= 0)
-	    {
-	      nf_lp_fail (&g, "the region computes something the matchers "
-			      "do not know");
-	      break;
-	    }
-	  nf_value x = nf_lp_convert (&g, nf_lp_expr (&g, k2[1], 0), e);
-	  if (x == NF_NO_VALUE)
-	    break;
-	  nf_lp_set_var (&g, v, x, false);
-	  g.body_vars[g.n_body_vars++] = v;
-	}
-      if (nb >= 1 && nb <= 9 && !g.fail)
-	store = nf_lp_store (&g, b[nb - 1]);
-    }
-  else if (!clang_Cursor_isNull (body))
-    store = nf_lp_store (&g, body);
-  nf_match m;
+  nf_value store
+    = clang_Cursor_isNull (body) ? NF_NO_VALUE : nf_lp_map_body (&g, body);
   if (store != NF_NO_VALUE && !g.fail)
     {
-      struct nf_lp_span span = { &stmt, 1, 0, 0, 0, 0, line, column, NULL };
-      span.used_after = nf_lp_loop_leaves (&g, s, stmt, &span.begin, &span.end);
+      enum nf_kind kind;
+      const char *reason;
+      nf_match m;
+      span.used_after = nf_lp_loop_leaves (s, &g, &span);
       if (nf_match_map (g.r, store, &m))
 	{
-	  const char *reason = nf_lp_map_rewrite (s, &g, &m, store, &span);
-	  if (reason)
-	    nf_record_missed (t, m.kind, s->function, line, column, reason);
+	  kind = m.kind;
+	  reason = nf_lp_map_rewrite (s, &g, &m, store, &span);
 	  nf_match_release (&m);
 	}
       else
 	{
-	  /* A body that does more than the map: one program (the
-	     plugin's nf_loop_ew_attempt), whose reason, where the
-	     region has one, says more than the map matcher's.  */
-	  enum nf_kind kind = m.kind;
-	  const char *reason = m.reason;
-	  nf_match e;
-	  if ((t->kinds & NF_KIND_ELEMENTWISE) && !t->ew_vectorizer)
-	    {
-	      if (nf_match_elementwise (g.r, store, &e))
-		{
-		  const char *why = nf_lp_ew_rewrite (s, &g, &e, store, &span);
-		  kind = NF_KIND_ELEMENTWISE;
-		  reason = why;
-		  nf_match_release (&e);
-		}
-	      else if (e.reason)
-		{
-		  kind = NF_KIND_ELEMENTWISE;
-		  reason = e.reason;
-		}
-	    }
-	  if (reason && !s->oom)
-	    nf_record_missed (t, kind, s->function, line, column, reason);
+	  kind = m.kind;
+	  reason = m.reason;
+	  nf_lp_try_ew (s, &g, store, &span, &kind, &reason);
 	}
+      if (reason && !s->oom)
+	nf_record_missed (t, kind, s->function, span.line, span.column, reason);
     }
-  nf_region_free (g.r);
+  nf_lp_finish (&g);
 }
 
 static enum CXChildVisitResult
