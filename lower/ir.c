@@ -553,13 +553,15 @@ nf_region_n_syms (const nf_region *r)
 const char *
 nf_region_sym_name (const nf_region *r, int sym)
 {
-  return sym >= 0 && sym < r->n_syms ? r->syms[sym].name : "?";
+  NF_ASSERT (sym >= 0 && sym < r->n_syms, "a symbol id outside its region");
+  return r->syms[sym].name;
 }
 
 nf_value
 nf_region_sym_value (const nf_region *r, int sym)
 {
-  return sym >= 0 && sym < r->n_syms ? r->syms[sym].value : NF_NO_VALUE;
+  NF_ASSERT (sym >= 0 && sym < r->n_syms, "a symbol id outside its region");
+  return r->syms[sym].value;
 }
 
 /* NF_ASSERT's failure: say which invariant broke, and abort.  */
@@ -593,6 +595,17 @@ nf_get_access (const nf_region *r, nf_value v)
   return o;
 }
 
+/* The op of V, whose opcode must be OP (a query of one opcode's
+   attribute; WHAT names it for the message).  */
+static const struct nf_op *
+nf_get_kind (const nf_region *r, nf_value v, enum nf_opcode op,
+	     const char *what)
+{
+  const struct nf_op *o = nf_get (r, v);
+  NF_ASSERT (o->op == op, what);
+  return o;
+}
+
 enum nf_opcode
 nf_op (const nf_region *r, nf_value v)
 {
@@ -615,8 +628,9 @@ nf_value
 nf_op_operand (const nf_region *r, nf_value v, int i)
 {
   const struct nf_op *o = nf_get (r, v);
-  if (i < 0 || i >= o->n_operands)
+  if (v == NF_NO_VALUE)
     return NF_NO_VALUE;
+  NF_ASSERT (i >= 0 && i < o->n_operands, "an operand index outside its op");
   return o->more ? o->more[i] : o->operands[i];
 }
 
@@ -635,13 +649,14 @@ nf_value_label (const nf_region *r, nf_value v)
 bool
 nf_param_is_array (const nf_region *r, nf_value v)
 {
-  return nf_get (r, v)->is_array;
+  return nf_get_kind (r, v, NF_OP_PARAM, "a parameter query on another op")
+    ->is_array;
 }
 
 double
 nf_const_value (const nf_region *r, nf_value v)
 {
-  return nf_get (r, v)->cst;
+  return nf_get_kind (r, v, NF_OP_CONST, "a constant query on another op")->cst;
 }
 
 nf_value
@@ -671,25 +686,29 @@ nf_access_row_stride (const nf_region *r, nf_value v)
 enum nf_cmp
 nf_cmp_pred (const nf_region *r, nf_value v)
 {
-  return nf_get (r, v)->pred;
+  return nf_get_kind (r, v, NF_OP_CMP, "a comparison query on another op")
+    ->pred;
 }
 
 enum nf_opcode
 nf_reduce_combiner (const nf_region *r, nf_value v)
 {
-  return nf_get (r, v)->combiner;
+  return nf_get_kind (r, v, NF_OP_REDUCE, "a reduction query on another op")
+    ->combiner;
 }
 
 unsigned
 nf_reduce_dims (const nf_region *r, nf_value v)
 {
-  return nf_get (r, v)->dims;
+  return nf_get_kind (r, v, NF_OP_REDUCE, "a reduction query on another op")
+    ->dims;
 }
 
 int
 nf_value_n_uses (const nf_region *r, nf_value v)
 {
   int n = 0;
+  (void) nf_get (r, v); /* V is a value of R, or NF_NO_VALUE.  */
   for (nf_value u = v + 1; u < r->n_ops; u++)
     for (int i = 0; i < r->ops[u].n_operands; i++)
       n += nf_op_operand (r, u, i) == v;
@@ -716,8 +735,10 @@ nf_value_single_user (const nf_region *r, nf_value v)
 void
 nf_value_set_escapes (nf_region *r, nf_value v)
 {
-  if (v >= 0 && v < r->n_ops)
-    r->ops[v].escapes = true;
+  if (v == NF_NO_VALUE)
+    return; /* A failed build: nothing escapes.  */
+  NF_ASSERT (v >= 0 && v < r->n_ops, "a value id outside its region");
+  r->ops[v].escapes = true;
 }
 
 bool

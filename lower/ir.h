@@ -214,8 +214,12 @@ void nf_canonical_binary (nf_region *r, enum nf_opcode *op, nf_value *a,
 /* Every reader takes a value of the region or NF_NO_VALUE, which reads as
    an OPAQUE op with no operands (so that "the single user, if any" can be
    tested without a branch); any other id is a broken invariant
-   (NF_ASSERT).  The access readers (nf_access_*) take LOADs and STOREs
-   only.  */
+   (NF_ASSERT).  So are an operand index outside V's operands (for
+   NF_NO_VALUE nf_op_operand reads NF_NO_VALUE), a symbol id outside the
+   region's, and an attribute query on an op of another opcode: the
+   access readers (nf_access_*) take LOADs and STOREs only,
+   nf_param_is_array PARAMs, nf_const_value CONSTs, nf_cmp_pred CMPs and
+   nf_reduce_* REDUCEs.  */
 
 const char *nf_region_function (const nf_region *r);
 int nf_region_n_values (const nf_region *r);
@@ -248,7 +252,7 @@ nf_value nf_value_single_user (const nf_region *r, nf_value v);
 
 /* Mark V as used after the region (e.g. a norm returned by the
    function): it counts as a use by no op, which makes it a live-out of
-   any cluster defining it.  */
+   any cluster defining it.  NF_NO_VALUE (a failed build) is ignored.  */
 void nf_value_set_escapes (nf_region *r, nf_value v);
 bool nf_value_escapes (const nf_region *r, nf_value v);
 
