@@ -1,5 +1,7 @@
 /* Every lower/ header compiles on its own as strict C11 (the plugin
    includes them before GCC's poisoning headers).  */
+#include "reasons.h"
+#include "call.h"
 #include "kinds.h"
 #include "report.h"
 #include "ir.h"
@@ -14,6 +16,8 @@
 #include "match.h"
 #include "emit.h"
 #include "dump.h"
+#include "call.h"
+#include "reasons.h"
 
 int
 main (void)

@@ -19,8 +19,10 @@
    that the fused call can stand for all of it: every store and side
    effect of the region is the idiom's (a memcpy the builder looked
    through is written over by the call), every value used after it is
-   the idiom's result, its inputs can be computed before it, and its
-   output does not provably overlap an input; 4. rewrite: a test block
+   the idiom's result; then lower/'s nf_call_plan (call.h) names the
+   callee and its arguments' roles, which become trees at the region's
+   entry here, with its overlap pairs as run-time tests (one known to
+   fail is the plan's reason) and its shortest run; 4. rewrite: a test block
    on the region's entry edge computes the inputs and the run-time test
    (no overlap but y == x exactly, and what the builder assumed), its
    true edge goes to a block with the call and then to the region's
@@ -34,33 +36,35 @@
    from the first loop's header, after the guard.
 
    Limitations: see loop-ir.cc for the loop shapes; rows are one call per
-   row (the region is the body of the row loop); no f16 or long double
-   L2 norm and no long double RMSNorm kernel (missed, with that reason).
+   row (the region is the body of the row loop); the kernels are
+   lower/callees.def's (no long double norm: missed, with that reason).
    Elementwise loops: where signed zeros matter the scalar rewrite's
    + 0.0 (+0 for x = -0) is part of the region and the call is to the
    _pz kernel, which gives the same +0; under -ffast-math the f32 call
    is to the fast kernel (within 1 ulp).  A loop whose body does more
    than the map is tried as Elementwise (loop-pass.cc, after simd.cc has
    flattened it): one call of nf_elementwise running the program lower/
-   wrote for the body (nf_loop_check_ew), guarded by the overlap test of
-   y against each input and by n >= NF_EW_MIN_N; else it is simd.cc's.
+   wrote for the body, guarded by the overlap test of y against each
+   input and by n >= NF_EW_MIN_N; else it is simd.cc's.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include "ir.h"
 #include "cluster.h"
 #include "match.h"
+#include "call.h"
 #include "nf-plugin.h"
 #include "loop-ir.h"
 #include "loop.h"
 
 /* The most arguments a kernel takes (nf_elementwise's nine).  */
-#define NF_LOOP_MAX_ARGS 9
+#define NF_LOOP_MAX_ARGS NF_CALL_MAX_ARGS
 
 /* The fused call a match becomes.  */
 struct nf_loop_call
 {
   enum nf_kind kind;
+  nf_call plan;	      /* lower/'s: the callee, the arguments' roles.  */
   const char *callee; /* nf_rmsnorm_f32, nf_nrm2_f64...  */
   bool sumsq;	      /* nf_sumsq_* then sqrt (wider accum).  */
   tree elt;	      /* The data's element type.  */
@@ -88,24 +92,6 @@ nf_loop_match (struct nf_lregion *g, nf_value anchor, nf_match *m,
   if (*reason && g->fail)
     *reason = g->fail;
   return false;
-}
-
-/* The STORE of M's result (through conversions), or NF_NO_VALUE.  */
-static nf_value
-nf_loop_store (const nf_region *r, const nf_match *m)
-{
-  if (m->result == NF_NO_VALUE)
-    return NF_NO_VALUE;
-  for (nf_value s = m->result + 1; s < nf_region_n_values (r); s++)
-    if (nf_op (r, s) == NF_OP_STORE)
-      {
-	nf_value v = nf_op_operand (r, s, 0);
-	while (nf_op (r, v) == NF_OP_CONVERT && v != m->result)
-	  v = nf_op_operand (r, v, 0);
-	if (v == m->result)
-	  return s;
-      }
-  return NF_NO_VALUE;
 }
 
 /* The array the LOAD or STORE V accesses.  The matchers hand over
@@ -185,7 +171,7 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
       return "the region has a statement the fused call would skip";
     }
   if (gimple_has_volatile_ops (s))
-    return "the region accesses volatile memory";
+    return NF_WHY_VOLATILE;
   /* Only a throw caught in this function matters (it has an EH edge
      the call would lose); a math call under -fexceptions may throw to
      the caller but never does, and the kernel stands for it.  */
@@ -221,7 +207,7 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
 	member = true;
       if (!member)
 	return gimple_store_p (s)
-		 ? "the region stores to memory outside the idiom"
+		 ? NF_WHY_OTHER_STORE
 		 : "the region calls a function with side effects";
     }
   /* Values used after the region are the idiom's result.  */
@@ -237,7 +223,7 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
   if (!out)
     return NULL;
   if (v < 0 || v != m->result)
-    return "a value computed in the region is used after it";
+    return NF_WHY_USED_AFTER;
   c->outs.safe_push (lhs);
   return NULL;
 }
@@ -261,69 +247,86 @@ nf_loop_disjoint2 (tree p, HOST_WIDE_INT psz, tree q, HOST_WIDE_INT qsz,
 				   fold_convert (TREE_TYPE (qend), p)));
 }
 
-/* Step 3 for an Elementwise match: the call nf_elementwise (y, x0, x1,
-   n, prog, s0, s1, s2, s3) of the program lower/ wrote (nf_ew_lower),
-   its inputs and scalars at the region's entry, and the overlap test of
-   y against each input.  */
-static const char *
-nf_loop_check_ew (struct nf_lregion *g, const nf_match *m,
-		  struct nf_loop_call *c, tree count)
+/* The scalar type of ELEM (NF_ELEM_NONE: void).  */
+static tree
+nf_loop_elem_type (enum nf_elem elem)
 {
-  const nf_region *r = g->r;
-  nf_ew_call ew;
-  if (const char *why
-      = nf_ew_lower (r, m, c->store, nf_fast_math_p (), &ew))
-    return why;
-  c->callee = "nf_elementwise";
-  c->ret = void_type_node;
-  tree yp = nf_loop_address (g, c->store);
-  if (!yp)
-    return "an input of the region is computed inside it";
-  HOST_WIDE_INT ysz
-    = tree_to_shwi (TYPE_SIZE_UNIT (nf_loop_array (g, c->store)->elt_type));
-  c->args[0] = fold_convert (ptr_type_node, yp);
-  for (int i = 0; i < 2; i++)
+  switch (elem)
     {
-      c->args[1 + i] = build_int_cst (const_ptr_type_node, 0);
-      if (i >= ew.n_inputs)
-	continue;
-      tree xp = nf_loop_address (g, ew.inputs[i]);
-      if (!xp)
-	return "an input of the region is computed inside it";
-      HOST_WIDE_INT xsz = tree_to_shwi (
-	TYPE_SIZE_UNIT (nf_loop_array (g, ew.inputs[i])->elt_type));
-      c->args[1 + i] = fold_convert (const_ptr_type_node, xp);
-      c->ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, c->ok,
-			   nf_loop_disjoint2 (yp, ysz, xp, xsz, count));
+    case NF_ELEM_NONE:
+      return void_type_node;
+    case NF_ELEM_F16:
+      return float16_type_node;
+    case NF_ELEM_F32:
+      return float_type_node;
+    case NF_ELEM_F64:
+      return double_type_node;
+    case NF_ELEM_F80:
+      return long_double_type_node;
+    case NF_ELEM_I64:
+      return size_type_node;
+    default:
+      NF_CHECK (false, "a kernel argument of an unknown type");
     }
-  if (integer_zerop (c->ok))
-    return "the output partially overlaps the input";
-  /* Short runs are the original loop's.  */
-  tree enough = fold_build2 (GE_EXPR, boolean_type_node,
-			     fold_convert (size_type_node, count),
-			     size_int (NF_EW_MIN_N));
-  if (integer_zerop (enough))
-    return "the loop runs too few times for a call to pay";
-  c->ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, c->ok, enough);
-  c->args[3] = fold_convert (size_type_node, count);
-  tree uchar = build_qualified_type (unsigned_char_type_node, TYPE_QUAL_CONST);
-  c->args[4] = fold_convert (build_pointer_type (uchar),
-			     build_string_literal (ew.len,
-						   (const char *) ew.prog));
-  for (int i = 0; i < 4; i++)
+}
+
+/* The size in bytes of an element the LOAD or STORE V accesses.  */
+static HOST_WIDE_INT
+nf_loop_elem_size (struct nf_lregion *g, nf_value v)
+{
+  return tree_to_shwi (TYPE_SIZE_UNIT (nf_loop_array (g, v)->elt_type));
+}
+
+/* The argument A of the call P at the region's entry, with COUNT the
+   trip count; NULL_TREE if it cannot be computed there.  Pointers to
+   NF_ELEM_NONE are void pointers (nf_elementwise's).  */
+static tree
+nf_loop_arg (struct nf_lregion *g, const nf_call_arg *a, const nf_call *p,
+	     tree count)
+{
+  bool ro = a->role != NF_ROLE_Y;
+  tree vptr = ro ? const_ptr_type_node : ptr_type_node;
+  switch (a->role)
     {
-      c->args[5 + i] = build_real (double_type_node, dconst0);
-      if (i >= ew.n_scalars)
-	continue;
-      tree t = nf_lr_tree (g, ew.scalars[i]);
-      tree s = t ? nf_lr_at_entry (g, t) : NULL_TREE;
-      if (!s || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (s)))
-	return "an input of the region is computed inside it";
-      c->args[5 + i] = fold_convert (double_type_node, s);
+    case NF_ROLE_Y:
+    case NF_ROLE_X:
+    case NF_ROLE_W:
+      if (a->value == NF_NO_VALUE)
+	return build_int_cst (a->elem == NF_ELEM_NONE
+				? vptr
+				: build_pointer_type (nf_loop_elem_type (a->elem)),
+			      0);
+      else
+	{
+	  tree ptr = nf_loop_address (g, a->value);
+	  if (ptr && a->elem == NF_ELEM_NONE)
+	    ptr = fold_convert (vptr, ptr);
+	  return ptr;
+	}
+    case NF_ROLE_N:
+      return count;
+    case NF_ROLE_PROG:
+      {
+	tree uchar
+	  = build_qualified_type (unsigned_char_type_node, TYPE_QUAL_CONST);
+	return fold_convert (build_pointer_type (uchar),
+			     build_string_literal (p->ew.len,
+						   (const char *) p->ew.prog));
+      }
+    case NF_ROLE_EPS:
+    case NF_ROLE_SCALAR:
+      {
+	tree type = nf_loop_elem_type (a->elem);
+	if (a->value == NF_NO_VALUE)
+	  return build_real (type, dconst0);
+	tree t = nf_lr_tree (g, a->value);
+	tree s = t ? nf_lr_at_entry (g, t) : NULL_TREE;
+	if (!s || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (s)))
+	  return NULL_TREE;
+	return fold_convert (type, s);
+      }
     }
-  c->nargs = 9;
-  return c->outs.is_empty () ? NULL
-			     : "a value computed in the loop is used after it";
+  NF_CHECK (false, "a kernel argument of an unknown role");
 }
 
 /* Step 3 (nf_loop_check without the recursion test).  */
@@ -332,7 +335,7 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
 		 struct nf_loop_call *c)
 {
   const nf_region *r = g->r;
-  nf_value store = c->store = nf_loop_store (r, m);
+  nf_value store = c->store = nf_call_store (r, m);
   if (!nf_lr_set_exit (g, store != NF_NO_VALUE ? store : m->result))
     return g->fail;
 
@@ -366,127 +369,49 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
 	return why;
   }
 
-  /* The call.  */
-  nf_value x = m->input;
-  enum nf_elem elem = nf_value_type (r, x).elem;
-  const struct nf_lr_array *xa = nf_loop_array (g, x);
+  /* The call lower/ plans, its arguments at the region's entry.  */
+  nf_call_flags flags = { nf_fast_math_p (), flag_associative_math != 0 };
+  nf_call *p = &c->plan;
+  if (const char *why = nf_call_plan (r, m, &flags, p))
+    return why;
   c->kind = m->kind;
-  c->elt = TYPE_MAIN_VARIANT (xa->elt_type);
-  struct nf_lr_loop *l0 = &g->loops[0];
-  tree count = nf_lr_at_entry (g, l0->count);
-  tree xp = nf_loop_address (g, x);
-  if (!count || !xp)
-    return "an input of the region is computed inside it";
+  c->callee = p->callee;
+  c->sumsq = p->value == NF_CALL_SUMSQ;
+  c->elt = TYPE_MAIN_VARIANT (nf_loop_array (g, m->input)->elt_type);
+  c->ret = nf_loop_elem_type (p->ret);
+  tree count = nf_lr_at_entry (g, g->loops[0].count);
   /* What the builder assumed (two counts equal, a copy's bytes), then
      the overlap tests.  */
   c->ok = nf_lr_assumptions (g);
-  if (!c->ok)
-    return "an input of the region is computed inside it";
-  HOST_WIDE_INT esz = tree_to_shwi (TYPE_SIZE_UNIT (c->elt));
-  if (m->kind == NF_KIND_ELEMENTWISE)
-    return nf_loop_check_ew (g, m, c, count);
-  if (m->kind == NF_KIND_EXPM1 || m->kind == NF_KIND_LOG1P)
+  if (!count || !c->ok)
+    return NF_WHY_INPUT_INSIDE;
+  count = fold_convert (size_type_node, count);
+  c->nargs = p->nargs;
+  for (int i = 0; i < p->nargs; i++)
+    if (!(c->args[i] = nf_loop_arg (g, &p->args[i], p, count)))
+      return NF_WHY_INPUT_INSIDE;
+  for (int i = 0; i < p->n_overlaps; i++)
     {
-      /* y[i] = expm1 (x[i]): one call to the array kernel.  */
-      if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
-	return "no array kernel for this element type";
-      /* The _pz kernels return the loop's +0 for x = -0 (its expm1 (x)
-	 + 0.0); under -ffast-math the fast f32 ones, within 1 ulp.  */
-      c->callee = nf_map_callee (m, elem, nf_fast_math_p ());
-      c->ret = void_type_node;
-      tree yp = nf_loop_address (g, store);
-      if (!yp)
-	return "an input of the region is computed inside it";
-      c->args[0] = yp;
-      c->args[1] = xp;
-      c->args[2] = fold_convert (size_type_node, count);
-      c->nargs = 3;
+      nf_value st = p->overlaps[i].store, ld = p->overlaps[i].load;
+      tree yp = nf_loop_address (g, st), lp = nf_loop_address (g, ld);
+      if (!yp || !lp)
+	return NF_WHY_INPUT_INSIDE;
       c->ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, c->ok,
-			   nf_loop_disjoint (yp, xp, count, esz));
-      if (integer_zerop (c->ok))
-	return "the output partially overlaps the input";
-      return c->outs.is_empty ()
-	       ? NULL
-	       : "a value computed in the loop is used after it";
-    }
-  if (m->kind == NF_KIND_MULREDSQRT)
-    {
-      if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
-	return "no fused L2 norm for this element type";
-      c->sumsq = m->accum != elem;
-      if (c->sumsq && !(elem == NF_ELEM_F32 && m->accum == NF_ELEM_F64)
-	  && !(elem == NF_ELEM_F64 && m->accum == NF_ELEM_F80))
-	return "no fused L2 norm for this accumulator type";
-      /* Floats summed in double, the root in double: the loop is a
-	 double sum of exact squares, which nf_sumsq_f32 sums in another
-	 order, not always as well (0.597 ulp against the loop's 0.403:
-	 make check-fuzz-long); nf_nrm2d_f32 sums them without error.
-	 Where GCC may reorder the loop's sum anyway, the fast one.  */
-      bool exact = c->sumsq && elem == NF_ELEM_F32 && !flag_associative_math;
-      if (exact)
-	c->sumsq = false;
-      c->callee = c->sumsq
-		    ? (elem == NF_ELEM_F32 ? "nf_sumsq_f32" : "nf_sumsq_f64")
-		  : exact		   ? "nf_nrm2d_f32"
-		  : elem == NF_ELEM_F32 ? "nf_nrm2_f32"
-					   : "nf_nrm2_f64";
-      c->ret = c->sumsq ? (elem == NF_ELEM_F32 ? double_type_node
-					       : long_double_type_node)
-	       : exact	  ? double_type_node
-			  : c->elt;
-      c->args[0] = xp;
-      c->args[1] = fold_convert (size_type_node, count);
-      c->nargs = 2;
-      if (c->outs.is_empty ())
-	return "the norm is not used after the loop";
-      return NULL;
-    }
-
-  /* RMSNorm: y = x * scale * w.  */
-  if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64 && elem != NF_ELEM_F16)
-    return "no fused RMSNorm for this element type";
-  if (store == NF_NO_VALUE
-      || nf_value_type (r, nf_op_operand (r, store, 0)).rank != 1)
-    return "the normalised values are not stored";
-  nf_value stored = nf_op_operand (r, store, 0);
-  if (nf_value_type (r, stored).elem != elem
-      || (m->weight != NF_NO_VALUE
-	  && nf_value_type (r, m->weight).elem != elem))
-    return "the arrays have different element types";
-  tree yp = nf_loop_address (g, store);
-  tree wp = m->weight != NF_NO_VALUE
-	      ? nf_loop_address (g, m->weight)
-	      : build_int_cst (build_pointer_type (c->elt), 0);
-  tree eps = nf_lr_at_entry (g, nf_lr_tree (g, m->eps));
-  if (!yp || !wp || !eps)
-    return "an input of the region is computed inside it";
-  c->callee = elem == NF_ELEM_F32   ? "nf_rmsnorm_f32"
-	      : elem == NF_ELEM_F64 ? "nf_rmsnorm_f64"
-				    : "nf_rmsnorm_f16";
-  c->ret = void_type_node;
-  c->args[0] = yp;
-  c->args[1] = xp;
-  c->args[2] = wp;
-  c->args[3] = fold_convert (size_type_node, count);
-  c->args[4] = fold_convert (
-    elem == NF_ELEM_F64 ? double_type_node : float_type_node, eps);
-  c->nargs = 5;
-  /* The stored range against every loaded one.  */
-  for (nf_value ld = 0; ld < nf_region_n_values (r); ld++)
-    {
-      if (nf_op (r, ld) != NF_OP_LOAD)
-	continue;
-      tree lp = nf_loop_address (g, ld);
-      if (!lp)
-	return "an input of the region is computed inside it";
-      c->ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, c->ok,
-			   nf_loop_disjoint (yp, lp, count, esz));
+			   nf_loop_disjoint2 (yp, nf_loop_elem_size (g, st), lp,
+					      nf_loop_elem_size (g, ld), count));
     }
   if (integer_zerop (c->ok))
-    return "the output partially overlaps an input";
-  if (!c->outs.is_empty ())
-    return "a value computed in the region is used after it";
-  return NULL;
+    return p->overlap_reason;
+  if (p->min_n)
+    {
+      /* Short runs are the original loop's.  */
+      tree enough = fold_build2 (GE_EXPR, boolean_type_node, count,
+				 size_int (p->min_n));
+      if (integer_zerop (enough))
+	return NF_WHY_TOO_SHORT;
+      c->ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, c->ok, enough);
+    }
+  return nf_call_result_live (p, !c->outs.is_empty ());
 }
 
 /* Whether the current function is the kernel C calls (libneuronfuse
@@ -714,64 +639,39 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
 {
   const nf_region *r = g->r;
   enum nf_elem elem = nf_value_type (r, m->input).elem;
-  char names[5][64];
-  const char *ins[5];
-  static const char *const rms_ins[] = { "y", "x", "w", "n", "eps" };
-  int n_ins = c->nargs;
+  char names[NF_CALL_MAX_ARGS][64];
+  const char *ins[NF_CALL_MAX_ARGS];
+  int n_ins = 0;
   bool map = m->kind == NF_KIND_EXPM1 || m->kind == NF_KIND_LOG1P;
-  bool ew = m->kind == NF_KIND_ELEMENTWISE;
-  if (ew)
+  /* The arrays by their source names, n and eps (an Elementwise
+     program's scalars are its own).  */
+  for (int i = 0; i < c->plan.nargs; i++)
     {
-      /* y, the arrays read, n (the scalars are the program's).  */
-      nf_ew_call ew;
-      NF_CHECK (!nf_ew_lower (r, m, c->store, nf_fast_math_p (), &ew),
-		"an Elementwise region's program changed after its check");
-      n_ins = 0;
-      for (int i = -1; i <= ew.n_inputs; i++)
+      const nf_call_arg *a = &c->plan.args[i];
+      const char *label = NULL, *name = a->name;
+      switch (a->role)
 	{
-	  nf_value v = i < 0		   ? nf_access_base (r, c->store)
-		       : i < ew.n_inputs ? nf_access_base (r, ew.inputs[i])
-					 : NF_NO_VALUE;
-	  const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
-	  snprintf (names[n_ins], sizeof names[n_ins], "%s",
-		    label		  ? label
-		    : i == ew.n_inputs ? "n"
-		    : i >= 0		  ? "x"
-					  : "y");
-	  ins[n_ins] = names[n_ins];
-	  n_ins++;
+	case NF_ROLE_Y:
+	case NF_ROLE_X:
+	case NF_ROLE_W:
+	  if (a->value == NF_NO_VALUE && a->role == NF_ROLE_X)
+	    continue;
+	  if (a->value == NF_NO_VALUE)
+	    name = "NULL";
+	  else
+	    label = nf_value_label (r, nf_access_base (r, a->value));
+	  if (a->role == NF_ROLE_X)
+	    name = "x";
+	  break;
+	case NF_ROLE_N:
+	case NF_ROLE_EPS:
+	  break;
+	default:
+	  continue;
 	}
-    }
-  for (int i = 0; map && i < n_ins; i++)
-    {
-      nf_value v = i == 0   ? nf_access_base (r, c->store)
-		   : i == 1 ? nf_access_base (r, m->input)
-			    : NF_NO_VALUE;
-      const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
-      snprintf (names[i], sizeof names[i], "%s",
-		label	 ? label
-		: i == 2 ? "n"
-		: i	 ? "x"
-			 : "y");
-      ins[i] = names[i];
-    }
-  for (int i = 0; !map && !ew && i < n_ins; i++)
-    {
-      nf_value v
-	= i == 0 && m->kind == NF_KIND_RMSNORM ? nf_access_base (r, c->store)
-	  : (i == 0 || (i == 1 && m->kind == NF_KIND_RMSNORM))
-	    ? nf_access_base (r, m->input)
-	  : i == 2 && m->weight != NF_NO_VALUE ? nf_access_base (r, m->weight)
-					       : NF_NO_VALUE;
-      const char *label = v != NF_NO_VALUE ? nf_value_label (r, v) : NULL;
-      snprintf (names[i], sizeof names[i], "%s",
-		label			     ? label
-		: m->kind == NF_KIND_RMSNORM ? rms_ins[i]
-		: i == 1		     ? "n"
-					     : "x");
-      if (m->kind == NF_KIND_RMSNORM && i == 2 && m->weight == NF_NO_VALUE)
-	snprintf (names[i], sizeof names[i], "NULL");
-      ins[i] = names[i];
+      snprintf (names[n_ins], sizeof names[n_ins], "%s", label ? label : name);
+      ins[n_ins] = names[n_ins];
+      n_ins++;
     }
   char outname[64];
   const char *outs[1] = { outname };
@@ -790,21 +690,10 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
   d.n_reduce_dims = 1;
   nf_region_contract (&d, notes, m->kind, elem, accum,
 		      m->weight != NF_NO_VALUE, map, flag_errno_math);
-  if (ew)
+  if (c->plan.flops >= 0)
     {
-      /* Per element: an expm1 or log1p about 20 flops, other ops one;
-	 each array read once, y written.  */
-      d.flops = 0;
-      for (int i = 0; i < nf_cluster_size (m->cluster); i++)
-	{
-	  enum nf_opcode op = nf_op (r, nf_cluster_op (m->cluster, i));
-	  d.flops += op == NF_OP_EXPM1 || op == NF_OP_LOG1P || op == NF_OP_EXP
-			 || op == NF_OP_LOG
-		       ? 20
-		     : op == NF_OP_BROADCAST ? 0
-					     : 1;
-	}
-      d.bytes = (n_ins - 1) * (elem == NF_ELEM_F32 ? 4.0 : 8.0);
+      d.flops = c->plan.flops;
+      d.bytes = c->plan.bytes;
     }
   char msg[128];
   int n_loops = 0;

@@ -1,0 +1,36 @@
+/* reasons.h: the missed-report reasons both front ends give, spelled
+   once.  A reason names the guard that failed; users read them in
+   remarks and reports, and tests match them, so keep them stable.  The
+   matchers' own reasons stay in their files (one spelling there), and a
+   reason only one front end can reach stays in that front end; what a
+   region builder of either front end finds, and the coverage checks
+   around a call, are here.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#ifndef NF_REASONS_H
+#define NF_REASONS_H
+
+/* Building a loop region (plugin/loop-ir*.cc, frontend/loop-ir.c).  */
+#define NF_WHY_NOT_AFFINE "an array access is not affine in the loop"
+#define NF_WHY_LOOP_SHAPE "the loop's shape is not supported"
+#define NF_WHY_TRIP_COUNT "the loop's trip count is not computable"
+#define NF_WHY_EXITS "the loop has more than one exit"
+#define NF_WHY_LOOP_VOLATILE "the loop accesses volatile memory"
+#define NF_WHY_ARRAYS "the region accesses too many arrays"
+#define NF_WHY_LOOPS "the values flow through more than two loops"
+#define NF_WHY_OPERAND "an operand is not a simple value"
+#define NF_WHY_UNMODELED "the region computes something the matchers do not model"
+#define NF_WHY_CONVERSION "a conversion of the region is not between numbers"
+#define NF_WHY_STORED_OUTSIDE "a value of the region is stored outside its loops"
+#define NF_WHY_INPUT_KIND "an input of the region is neither a number nor an array"
+
+/* What the region does besides the call (the coverage checks).  */
+#define NF_WHY_INPUT_INSIDE "an input of the region is computed inside it"
+#define NF_WHY_OTHER_STORE "the region stores to memory outside the idiom"
+#define NF_WHY_USED_AFTER "a value computed in the region is used after it"
+#define NF_WHY_LOOP_USED_AFTER "a value computed in the loop is used after it"
+#define NF_WHY_VOLATILE "the region accesses volatile memory"
+#define NF_WHY_TOO_SHORT "the loop runs too few times for a call to pay"
+
+#endif /* NF_REASONS_H */
