@@ -81,7 +81,7 @@ nf_lp_const (struct nf_lp *g, enum nf_elem elem, double c, CXCursor cur)
 	&& nf_const_value (g->r, v) == c
 	&& signbit (nf_const_value (g->r, v)) == signbit (c))
       return v;
-  return nf_lp_note (g, nf_const (g->r, type, c), cur);
+  return nf_lp_note (g, nf_const (g->r, type, c), cur, /*first=*/false);
 }
 
 /* The math function CALL calls, without "__builtin_"; its opcode and
@@ -471,12 +471,7 @@ nf_lp_call (struct nf_lp *g, CXCursor c, int k)
     v = nf_lp_binary (g, op, a,
 		      nf_lp_expr (g, clang_Cursor_getArgument (c, 1), k));
   v = nf_lp_scalar_rewrite (g, c, k, v);
-  if (v >= 0 && v < NF_LP_MAX && !g->noted[v])
-    {
-      g->noted[v] = true;
-      g->cursors[v] = c;
-    }
-  return v;
+  return nf_lp_note (g, v, c, /*first=*/true);
 }
 
 nf_value

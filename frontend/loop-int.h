@@ -18,7 +18,6 @@
 #include "match.h"
 #include "nf-clang.h"
 
-#define NF_LP_MAX 256  /* Values whose expression is noted.  */
 #define NF_LP_VARS 32  /* Variables a region assigns or reads.  */
 #define NF_LP_ARRAYS 8 /* Arrays, and members read, of a region.  */
 
@@ -26,7 +25,7 @@
    by its source text.  */
 struct nf_lp_array
 {
-  char text[128]; /* The base expression as written.  */
+  char *text; /* The base expression as written (owned).  */
   nf_value param;
   CXCursor base;
 };
@@ -58,9 +57,11 @@ struct nf_lp
   int n_leaves;
   struct nf_lp_loop loops[2];
   int n_loops;
-  CXCursor cursors[NF_LP_MAX]; /* Value -> expression (params, consts,
-				  math calls).  */
-  bool noted[NF_LP_MAX];       /* A math call's cursor is recorded.  */
+  CXCursor *cursors;   /* Value -> expression (params, consts, math
+			  calls): nf_lp_cursor.  */
+  bool *noted;	       /* A math call's cursor is recorded.  */
+  size_t n_cursors;    /* The size of both.  */
+  bool oom;	       /* Out of memory (G->fail says so too).  */
   bool map;	       /* An elementwise loop: see nf_lp_scalar_rewrite.  */
   bool acc_f16;	       /* The accumulator is a _Float16.  */
   nf_value conv_floor; /* The first value of the loop body being built.  */
@@ -106,12 +107,17 @@ struct nf_lp_span
 /* Start G, a region of the function S is scanning: an elementwise
    loop's when MAP.  Returns false when out of memory.  */
 bool nf_lp_start (struct nf_lp *g, const struct nf_lp_scan *s, bool map);
-/* Free G's region.  */
+/* Free G's region and texts.  */
 void nf_lp_finish (struct nf_lp *g);
 /* Note WHY as G's failure, unless it has one.  Returns NF_NO_VALUE.  */
 nf_value nf_lp_fail (struct nf_lp *g, const char *why);
-/* Note that V stands for the expression C.  Returns V.  */
-nf_value nf_lp_note (struct nf_lp *g, nf_value v, CXCursor c);
+/* Note that V stands for the expression C (FIRST: unless V has a
+   cursor noted so already).  Returns V.  */
+nf_value nf_lp_note (struct nf_lp *g, nf_value v, CXCursor c, bool first);
+/* The expression V stands for (a null cursor when none is noted), and
+   whether it was noted with FIRST.  */
+CXCursor nf_lp_cursor (const struct nf_lp *g, nf_value v);
+bool nf_lp_noted_first (const struct nf_lp *g, nf_value v);
 /* Whether A and B declare the same entity.  */
 bool nf_lp_same_decl (CXCursor a, CXCursor b);
 /* The variable C (stripped) refers to, or a null cursor.  */
@@ -124,9 +130,11 @@ int nf_lp_find_var (const struct nf_lp *g, CXCursor decl);
 /* Let the variable DECL hold V from here; PARAM when V is its value at
    the region's entry.  */
 void nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param);
-/* The source text of [B, E) of T's buffer in BUF, cut short if longer
-   than SIZE.  */
-void nf_lp_text (const nf_tool *t, size_t b, size_t e, char *buf, size_t size);
+/* The source text of [B, E) of T's buffer in a new string ("" for a
+   range outside it), or NULL when out of memory.  */
+char *nf_lp_text (const nf_tool *t, size_t b, size_t e);
+/* Whether the cursors A and B of T's main file have the same text.  */
+bool nf_lp_same_text (const nf_tool *t, CXCursor a, CXCursor b);
 /* The dimension of loop K.  */
 nf_dim nf_lp_dim (const struct nf_lp *g, int k);
 /* Whether C (stripped) is loop K's induction variable.  */
@@ -151,9 +159,6 @@ nf_value nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev);
 bool nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c);
 /* The last loop's body BODY: a[j] = E.  Returns the STORE.  */
 nf_value nf_lp_store (struct nf_lp *g, CXCursor body);
-/* An elementwise loop's body BODY (nf_lp_loop's): the variables it sets,
-   then its store.  Returns the STORE.  */
-nf_value nf_lp_map_body (struct nf_lp *g, CXCursor body);
 
 /* References to DECL in a cursor visited with nf_lp_count_refs that
    start in [AFTER, BEFORE) (BEFORE 0: no upper bound); N counts them.  */

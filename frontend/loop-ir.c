@@ -17,8 +17,8 @@
       j += 1) over an integer j; n, a variable, a member or a constant,
       is the loop's dimension: a symbol of the region (the same text,
       the same symbol) or a constant extent.  Its body is one statement
-      (an elementwise loop's may set variables first: loop.c builds
-      those).
+      (an elementwise loop's may set variables first: loop.c's
+      nf_lp_map_body builds those).
    2. Each variable holds the value last assigned to it (an SSA name,
       nf_lp_set_var); a variable read before the region assigns it is a
       parameter (nf_lp_read).  A variable the region writes must be a
@@ -34,6 +34,9 @@
    the array parameter named by x's text (nf_lp_array); a member read
    (s->eps) is a scalar parameter named by its text (nf_lp_member).
 
+   Texts (array bases, members, bounds) are the source's, on the heap:
+   two arrays are the same when their whole texts are.
+
    Limitations: a region has at most NF_LP_VARS variables, NF_LP_ARRAYS
    arrays and as many members read (reported when more); offsets and
    strides other than x[j] are not built ("an array access is not
@@ -41,7 +44,7 @@
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "loop-int.h"
@@ -104,6 +107,25 @@ nf_lp_finish (struct nf_lp *g)
 {
   nf_region_free (g->r);
   g->r = NULL;
+  for (int i = 0; i < g->n_arrays; i++)
+    free (g->arrays[i].text);
+  for (int i = 0; i < g->n_leaves; i++)
+    free (g->leaves[i].text);
+  g->n_arrays = g->n_leaves = 0;
+  free (g->cursors);
+  free (g->noted);
+  g->cursors = NULL;
+  g->noted = NULL;
+  g->n_cursors = 0;
+}
+
+/* Note that G is out of memory.  Returns NF_NO_VALUE.  */
+static nf_value
+nf_lp_oom (struct nf_lp *g)
+{
+  g->oom = true;
+  g->fail = "out of memory";
+  return NF_NO_VALUE;
 }
 
 nf_value
@@ -115,11 +137,51 @@ nf_lp_fail (struct nf_lp *g, const char *why)
 }
 
 nf_value
-nf_lp_note (struct nf_lp *g, nf_value v, CXCursor c)
+nf_lp_note (struct nf_lp *g, nf_value v, CXCursor c, bool first)
 {
-  if (v >= 0 && v < NF_LP_MAX)
+  if (v < 0)
+    return v;
+  if ((size_t) v >= g->n_cursors)
+    {
+      /* Grown to twice what is needed: a region's values come one at a
+	 time.  */
+      size_t n = 2 * (size_t) v + 16;
+      CXCursor *cs = realloc (g->cursors, n * sizeof *cs);
+      if (cs)
+	g->cursors = cs;
+      bool *nd = cs ? realloc (g->noted, n * sizeof *nd) : NULL;
+      if (!nd)
+	return nf_lp_oom (g);
+      g->noted = nd;
+      for (size_t i = g->n_cursors; i < n; i++)
+	{
+	  g->cursors[i] = clang_getNullCursor ();
+	  g->noted[i] = false;
+	}
+      g->n_cursors = n;
+    }
+  if (!first)
     g->cursors[v] = c;
+  else if (!g->noted[v])
+    {
+      g->noted[v] = true;
+      g->cursors[v] = c;
+    }
   return v;
+}
+
+CXCursor
+nf_lp_cursor (const struct nf_lp *g, nf_value v)
+{
+  if (v < 0 || (size_t) v >= g->n_cursors)
+    return clang_getNullCursor ();
+  return g->cursors[v];
+}
+
+bool
+nf_lp_noted_first (const struct nf_lp *g, nf_value v)
+{
+  return v >= 0 && (size_t) v < g->n_cursors && g->noted[v];
 }
 
 bool
@@ -250,15 +312,27 @@ nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param)
   g->vparam[i] = param;
 }
 
-/* The source text of [B, E) in BUF, cut short if longer than SIZE.  */
-void
-nf_lp_text (const nf_tool *t, size_t b, size_t e, char *buf, size_t size)
+char *
+nf_lp_text (const nf_tool *t, size_t b, size_t e)
 {
   size_t n = e > b && e <= t->len ? e - b : 0;
-  if (n >= size)
-    n = size - 1;
-  memcpy (buf, t->buf + b, n);
-  buf[n] = '\0';
+  char *s = malloc (n + 1);
+  if (s)
+    {
+      memcpy (s, t->buf + b, n);
+      s[n] = '\0';
+    }
+  return s;
+}
+
+bool
+nf_lp_same_text (const nf_tool *t, CXCursor a, CXCursor b)
+{
+  size_t ab = nf_ast_begin (a), ae = nf_ast_end (a);
+  size_t bb = nf_ast_begin (b), be = nf_ast_end (b);
+  size_t an = ae > ab && ae <= t->len ? ae - ab : 0;
+  size_t bn = be > bb && be <= t->len ? be - bb : 0;
+  return an == bn && memcmp (t->buf + ab, t->buf + bb, an) == 0;
 }
 
 /* The dimension of loop K.  */
@@ -281,27 +355,35 @@ nf_lp_is_ivar (const struct nf_lp *g, CXCursor c, int k)
 /* The parameter of TABLE (*N entries) whose source text is TEXT and
    whose elements are TYPE's, added for cursor C, of type TYPE and named
    after C's spelling (s->x is "x"), if there is none; NF_NO_VALUE with
-   the missed reason WHY_FULL when the table is full.  */
+   the missed reason WHY_FULL when the table is full, or when TEXT is
+   NULL (out of memory).  TEXT is the caller's new string: kept in the
+   table, or freed.  */
 static nf_value
 nf_lp_intern (struct nf_lp *g, struct nf_lp_array *table, int *n, CXCursor c,
-	      const char *text, nf_type type, bool is_array,
-	      const char *why_full)
+	      char *text, nf_type type, bool is_array, const char *why_full)
 {
+  if (!text)
+    return nf_lp_oom (g);
   for (int i = 0; i < *n; i++)
     if (strcmp (table[i].text, text) == 0
 	&& nf_value_type (g->r, table[i].param).elem == type.elem)
-      return table[i].param;
+      {
+	free (text);
+	return table[i].param;
+      }
   if (*n == NF_LP_ARRAYS)
-    return nf_lp_fail (g, why_full);
+    {
+      free (text);
+      return nf_lp_fail (g, why_full);
+    }
   struct nf_lp_array *a = &table[(*n)++];
-  snprintf (a->text, sizeof a->text, "%s", text);
+  a->text = text;
   a->base = c;
   CXString sp = clang_getCursorSpelling (c);
   const char *name = clang_getCString (sp);
   a->param = nf_param (g->r, name && *name ? name : text, type, is_array);
   clang_disposeString (sp);
-  nf_lp_note (g, a->param, c);
-  return a->param;
+  return nf_lp_note (g, a->param, c, /*first=*/false);
 }
 
 /* The array parameter for the pointer expression BASE, accessed in loop
@@ -309,7 +391,6 @@ nf_lp_intern (struct nf_lp *g, struct nf_lp_array *table, int *n, CXCursor c,
 nf_value
 nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
 {
-  char text[128];
   CXCursor s = nf_ast_strip_noop (base);
   CXType pt = clang_getCanonicalType (clang_getCursorType (s));
   CXType et = pt.kind == CXType_Pointer ? clang_getPointeeType (pt)
@@ -321,9 +402,12 @@ nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
   clang_visitChildren (s, nf_lp_effect_visit, &fx);
   if (fx.found || clang_getCursorKind (s) == CXCursor_CallExpr)
     return nf_lp_fail (g, "an array access is not affine in the loop");
-  nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s), text, sizeof text);
-  if (!*text)
-    return nf_lp_fail (g, "an array access is not affine in the loop");
+  char *text = nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s));
+  if (text && !*text)
+    {
+      free (text);
+      return nf_lp_fail (g, "an array access is not affine in the loop");
+    }
   return nf_lp_intern (g, g->arrays, &g->n_arrays, s, text,
 		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true,
 		       "the region accesses too many arrays");
@@ -372,7 +456,7 @@ nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c)
   nf_value p
     = nf_param (g->r, clang_getCString (sp), nf_scalar_type (elem), false);
   clang_disposeString (sp);
-  nf_lp_note (g, p, nf_ast_strip_noop (c));
+  nf_lp_note (g, p, nf_ast_strip_noop (c), /*first=*/false);
   nf_lp_set_var (g, decl, p, true);
   return p;
 }
@@ -382,12 +466,11 @@ nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c)
 nf_value
 nf_lp_member (struct nf_lp *g, CXCursor c)
 {
-  char text[128];
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
   if (elem == NF_ELEM_NONE)
     return nf_lp_fail (g, "an input of the region is neither a number "
 			  "nor an array");
-  nf_lp_text (g->t, nf_ast_begin (c), nf_ast_end (c), text, sizeof text);
+  char *text = nf_lp_text (g->t, nf_ast_begin (c), nf_ast_end (c));
   return nf_lp_intern (g, g->leaves, &g->n_leaves, c, text,
 		       nf_scalar_type (elem), false,
 		       "the region has too many inputs");
@@ -465,41 +548,31 @@ nf_lp_loop_dim (struct nf_lp *g, int k, CXCursor bound, CXCursor bd)
   double v;
   l->sym = -1;
   for (int j = 0; j < k; j++)
-    {
-      char a[128], b[128];
-      nf_lp_text (g->t, nf_ast_begin (g->loops[j].bound),
-		  nf_ast_end (g->loops[j].bound), a, sizeof a);
-      nf_lp_text (g->t, nf_ast_begin (bound), nf_ast_end (bound), b, sizeof b);
-      if (strcmp (a, b) == 0)
-	l->sym = g->loops[j].sym;
-    }
+    if (nf_lp_same_text (g->t, g->loops[j].bound, bound))
+      l->sym = g->loops[j].sym;
   /* A constant trip count is a constant dimension, as the plugin's.  */
   l->extent = -1;
   if (nf_ast_const (bound, &v) && v >= 0)
     l->extent = (int64_t) v;
   if (l->sym >= 0 || l->extent >= 0)
     return;
-  char name[64] = "n";
-  nf_value cv = NF_NO_VALUE;
-  if (!clang_Cursor_isNull (bd) || !nf_ast_const (bound, &v))
+  if (clang_Cursor_isNull (bd) && nf_ast_const (bound, &v))
     {
-      CXString sp
-	= clang_getCursorSpelling (clang_Cursor_isNull (bd) ? bound : bd);
-      const char *sn = clang_getCString (sp);
-      if (sn && *sn)
-	snprintf (name, sizeof name, "%s", sn);
-      clang_disposeString (sp);
-      cv = clang_Cursor_isNull (bd) ? nf_lp_member (g, bound)
-				    : nf_lp_read (g, bd, bound);
+      l->sym = nf_region_add_sym (g->r, "n", nf_lp_expr (g, bound, -1));
+      return;
     }
-  else
-    cv = nf_lp_expr (g, bound, -1);
-  l->sym = nf_region_add_sym (g->r, name, cv);
+  /* Named after the variable, or the bound's spelling.  */
+  CXString sp = clang_getCursorSpelling (clang_Cursor_isNull (bd) ? bound : bd);
+  const char *sn = clang_getCString (sp);
+  nf_value cv = clang_Cursor_isNull (bd) ? nf_lp_member (g, bound)
+					 : nf_lp_read (g, bd, bound);
+  l->sym = nf_region_add_sym (g->r, sn && *sn ? sn : "n", cv);
+  clang_disposeString (sp);
 }
 
 /* The statement BODY of a loop is, or the one statement of a compound
    BODY; an elementwise loop's compound body (with no volatile access)
-   as it is, for nf_lp_map_body.  A null cursor (G failed) for other
+   as it is, for loop.c's nf_lp_map_body.  A null cursor (G failed) for other
    bodies.  */
 static CXCursor
 nf_lp_loop_body (struct nf_lp *g, CXCursor body)
@@ -711,43 +784,6 @@ nf_lp_store (struct nf_lp *g, CXCursor body)
     v = nf_broadcast (g->r, v,
 		      nf_tensor1_type (elem, nf_lp_dim (g, g->n_loops - 1)));
   return nf_store (g->r, p, v, 0, 1, 0);
-}
-
-/* An elementwise loop's body BODY: y[i] = F, or { t = E; ...; y[i] = F; }
-   (at most 8 local variables set, then the store).  A variable read
-   before the body sets it carries a value from the previous iteration:
-   not built.  */
-nf_value
-nf_lp_map_body (struct nf_lp *g, CXCursor body)
-{
-  if (clang_getCursorKind (body) != CXCursor_CompoundStmt)
-    return nf_lp_store (g, body);
-  CXCursor b[9], k2[2];
-  int nb = nf_ast_children (body, b, 9);
-  for (int i = 0; i < nb - 1 && i < 8 && !g->fail; i++)
-    {
-      CXCursor v = clang_getNullCursor ();
-      if (nf_ast_binop (b[i]) == CXBinaryOperator_Assign
-	  && nf_ast_children (b[i], k2, 2) == 2)
-	v = nf_lp_var_of (k2[0]);
-      enum nf_elem e = clang_Cursor_isNull (v)
-			 ? NF_ELEM_NONE
-			 : nf_ast_elem (clang_getCursorType (v));
-      if (!nf_elem_is_float (e) || nf_lp_find_var (g, v) >= 0)
-	{
-	  nf_lp_fail (g, "the region computes something the matchers "
-			 "do not know");
-	  break;
-	}
-      nf_value x = nf_lp_convert (g, nf_lp_expr (g, k2[1], 0), e);
-      if (x == NF_NO_VALUE)
-	break;
-      nf_lp_set_var (g, v, x, false);
-      g->body_vars[g->n_body_vars++] = v;
-    }
-  if (nb >= 1 && nb <= 9 && !g->fail)
-    return nf_lp_store (g, b[nb - 1]);
-  return NF_NO_VALUE;
 }
 
 /* --- References after a region, statement ends.  --- */

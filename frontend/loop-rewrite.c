@@ -36,12 +36,16 @@
    5. The report entry (nf_lp_record): lower/'s nf_region_contract gives
       the cost and notes, as the plugin's.
 
+   Every text is built on the heap to the size it needs (nf_lp_str):
+   nothing the source writes is cut short.
+
    Limitations: the callee choice is the plugin's, copied; the texts of
    arrays, bounds and eps are the source's, evaluated again by the call
    and the test (the builder refused those with side effects).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,17 +65,85 @@ nf_lp_array_text (const struct nf_lp *g, nf_value p)
   nf_internal_error ("a kernel argument has no array", __FILE__, __LINE__);
 }
 
-/* Step 1: the text of loop L's bound in BOUND (BSIZE bytes) and of its
-   trip count as a size_t in COUNT (CSIZE bytes).  */
-static void
-nf_lp_count_text (const nf_tool *t, const struct nf_lp_loop *l, char *bound,
-		  size_t bsize, char *count, size_t csize)
+/* A string built on the heap by nf_lp_str_add: S (NULL until something
+   is added) holds LEN bytes and a NUL.  OOM says that an addition ran
+   out of memory (S is then freed and NULL).  */
+struct nf_lp_str
 {
-  nf_lp_text (t, nf_ast_begin (l->bound), nf_ast_end (l->bound), bound, bsize);
+  char *s;
+  size_t len, cap;
+  bool oom;
+};
+
+/* Append FMT... to B, growing it as needed.  */
+static void nf_lp_str_add (struct nf_lp_str *b, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static void
+nf_lp_str_add (struct nf_lp_str *b, const char *fmt, ...)
+{
+  va_list ap;
+  if (b->oom)
+    return;
+  va_start (ap, fmt);
+  int n = vsnprintf (NULL, 0, fmt, ap);
+  va_end (ap);
+  if (n < 0)
+    goto oom;
+  if (b->len + (size_t) n + 1 > b->cap)
+    {
+      size_t cap = 2 * (b->len + (size_t) n + 1);
+      char *s = realloc (b->s, cap);
+      if (!s)
+	goto oom;
+      b->s = s;
+      b->cap = cap;
+    }
+  va_start (ap, fmt);
+  vsnprintf (b->s + b->len, b->cap - b->len, fmt, ap);
+  va_end (ap);
+  b->len += (size_t) n;
+  return;
+oom:
+  free (b->s);
+  b->s = NULL;
+  b->len = b->cap = 0;
+  b->oom = true;
+}
+
+/* B's text ("" when nothing was added).  */
+static const char *
+nf_lp_str_get (const struct nf_lp_str *b)
+{
+  return b->s ? b->s : "";
+}
+
+/* Note that S ran out of memory.  Returns the reason that says so.  */
+static const char *
+nf_lp_rewrite_oom (struct nf_lp_scan *s)
+{
+  s->oom = 1;
+  return "out of memory";
+}
+
+/* Step 1: loop L's bound as written, and its trip count as a size_t,
+   in *BOUND and *COUNT (new strings: the caller frees them).  Returns
+   false when out of memory.  */
+static bool
+nf_lp_count_text (const nf_tool *t, const struct nf_lp_loop *l, char **bound,
+		  char **count)
+{
+  struct nf_lp_str c = { 0 };
+  *bound = nf_lp_text (t, nf_ast_begin (l->bound), nf_ast_end (l->bound));
+  *count = NULL;
+  if (!*bound)
+    return false;
   if (l->is_signed)
-    snprintf (count, csize, "((%s) > 0 ? (size_t) (%s) : 0)", bound, bound);
+    nf_lp_str_add (&c, "((%s) > 0 ? (size_t) (%s) : 0)", *bound, *bound);
   else
-    snprintf (count, csize, "(size_t) (%s)", bound);
+    nf_lp_str_add (&c, "(size_t) (%s)", *bound);
+  *count = c.s;
+  return !c.oom;
 }
 
 /* Step 5: record in the report the loop region of match M, rewritten
@@ -159,6 +231,44 @@ nf_lp_norm_call_alone (const struct nf_lp_scan *s, const struct nf_lp *g,
 	 && clang_getCursorKind (call) == CXCursor_CallExpr;
 }
 
+/* The edits of the MulRedSqrt of G whose root is CALL, calling CALLEE
+   on XS and COUNT (in place of CALL's argument when SUMSQ), as one
+   group.  Returns NULL, or the reason they were refused.  */
+static const char *
+nf_lp_mulredsqrt_edits (struct nf_lp_scan *s, const struct nf_lp *g,
+			CXCursor call, const struct nf_lp_span *span,
+			const char *callee, bool sumsq, const char *xs,
+			const char *count)
+{
+  nf_tool *t = s->t;
+  struct nf_lp_str gone = { 0 }, kernel = { 0 };
+  /* The accumulator stays declared: (void) keeps -Wall quiet.  */
+  CXString an = clang_getCursorSpelling (g->acc);
+  nf_lp_str_add (&gone, "(void) %s; /* neuronfuse: loop outlined below */",
+		 clang_getCString (an));
+  clang_disposeString (an);
+  /* The root's call (or, summed, its argument) becomes the kernel's.  */
+  CXCursor at = sumsq ? clang_Cursor_getArgument (call, 0) : call;
+  nf_lp_str_add (&kernel, "%s (%s, %s)", callee, xs, count);
+  const char *why = NULL;
+  if (gone.oom || kernel.oom)
+    why = nf_lp_rewrite_oom (s);
+  else
+    {
+      nf_edits_begin (t->edits);
+      if (!nf_lp_norm_call_alone (s, g, call, span))
+	nf_edits_refuse (t->edits);
+      nf_edits_add (t->edits, span->begin,
+		    nf_lp_stmt_end (t, span->stmts[span->first]), gone.s);
+      nf_edits_add (t->edits, nf_ast_begin (at), nf_ast_end (at), kernel.s);
+      if (!nf_edits_commit (t->edits))
+	why = "the norm's code is not the statement after the loop";
+    }
+  free (gone.s);
+  free (kernel.s);
+  return why;
+}
+
 const char *
 nf_lp_mulredsqrt_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
 			  const nf_match *m, struct nf_lp_span *span)
@@ -167,41 +277,32 @@ nf_lp_mulredsqrt_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
   const nf_region *r = g->r;
   enum nf_elem elem = nf_value_type (r, m->input).elem;
   const char *xs = nf_lp_array_text (g, nf_access_base (r, m->input));
-  char count[320], bound[128], text[2048];
-  nf_lp_count_text (t, &g->loops[0], bound, sizeof bound, count, sizeof count);
   bool sumsq;
   const char *why = NULL;
   const char *callee
     = nf_lp_norm_callee (elem, m->accum, t->associative_math, &sumsq, &why);
   if (!callee)
     return why;
-  if (m->result < 0 || m->result >= NF_LP_MAX || !g->noted[m->result]
+  if (!nf_lp_noted_first (g, m->result)
       || (nf_value_n_uses (r, m->result) == 0
 	  && !nf_value_escapes (r, m->result)))
     return "the norm is not used after the loop";
-  CXCursor call = g->cursors[m->result];
-  nf_edits_begin (t->edits);
-  if (!nf_lp_norm_call_alone (s, g, call, span))
-    nf_edits_refuse (t->edits);
-  /* The accumulator stays declared: (void) keeps -Wall quiet.  */
-  CXString an = clang_getCursorSpelling (g->acc);
-  snprintf (text, sizeof text,
-	    "(void) %s; /* neuronfuse: loop outlined below */",
-	    clang_getCString (an));
-  clang_disposeString (an);
-  nf_edits_add (t->edits, span->begin,
-		nf_lp_stmt_end (t, span->stmts[span->first]), text);
-  /* The root's call (or, summed, its argument) becomes the kernel's.  */
-  CXCursor at = sumsq ? clang_Cursor_getArgument (call, 0) : call;
-  snprintf (text, sizeof text, "%s (%s, %s)", callee, xs, count);
-  nf_edits_add (t->edits, nf_ast_begin (at), nf_ast_end (at), text);
-  if (!nf_edits_commit (t->edits))
-    return "the norm's code is not the statement after the loop";
-  span->last = span->first + 1;
-  const char *ins[2] = { xs, bound };
-  nf_lp_record (s, m, callee, elem, m->accum, false, false, ins, 2, "norm",
-		span->stmts[span->last], span->line, span->column, -1, 0);
-  return NULL;
+  char *bound, *count;
+  if (!nf_lp_count_text (t, &g->loops[0], &bound, &count))
+    why = nf_lp_rewrite_oom (s);
+  else
+    why = nf_lp_mulredsqrt_edits (s, g, nf_lp_cursor (g, m->result), span,
+				  callee, sumsq, xs, count);
+  if (!why)
+    {
+      span->last = span->first + 1;
+      const char *ins[2] = { xs, bound };
+      nf_lp_record (s, m, callee, elem, m->accum, false, false, ins, 2, "norm",
+		    span->stmts[span->last], span->line, span->column, -1, 0);
+    }
+  free (bound);
+  free (count);
+  return why;
 }
 
 /* --- Step 3: RMSNorm.  --- */
@@ -225,50 +326,84 @@ nf_lp_rmsnorm_check (const struct nf_lp *g, const nf_match *m, nf_value store,
     return "the arrays have different element types";
   if (g->ret != NF_NO_VALUE)
     return "a value computed in the region is used after it";
+  if (nf_op (r, m->eps) != NF_OP_CONST && nf_op (r, m->eps) != NF_OP_PARAM)
+    return "an input of the region is computed inside it";
   return NULL;
 }
 
-/* The text of M's eps as the kernel's argument of type FT in EPS (SIZE
-   bytes): a constant as a hex float, a parameter as its text.  Returns
-   false when eps is computed inside the region.  */
-static bool
-nf_lp_eps_text (const nf_tool *t, const struct nf_lp *g, const nf_match *m,
-		const char *ft, char *eps, size_t size)
+/* Append to B the text of M's eps (a constant or a parameter of G) as
+   the kernel's argument of type FT: a constant as a hex float, a
+   parameter as the text it was read from.  */
+static void
+nf_lp_add_eps (struct nf_lp_str *b, const nf_tool *t, const struct nf_lp *g,
+	       const nf_match *m, const char *ft)
 {
   const nf_region *r = g->r;
   if (nf_op (r, m->eps) == NF_OP_CONST)
-    snprintf (eps, size, "(%s) %a", ft, nf_const_value (r, m->eps));
-  else if (nf_op (r, m->eps) == NF_OP_PARAM)
     {
-      CXCursor ec = g->cursors[m->eps];
-      char et[128];
-      nf_lp_text (t, nf_ast_begin (ec), nf_ast_end (ec), et, sizeof et);
-      snprintf (eps, size, "(%s) (%s)", ft, et);
+      nf_lp_str_add (b, "(%s) %a", ft, nf_const_value (r, m->eps));
+      return;
     }
+  CXCursor ec = nf_lp_cursor (g, m->eps);
+  char *et = nf_lp_text (t, nf_ast_begin (ec), nf_ast_end (ec));
+  if (et)
+    nf_lp_str_add (b, "(%s) (%s)", ft, et);
   else
-    return false;
-  return true;
+    b->oom = true;
+  free (et);
 }
 
-/* The test that the stored range YS is each loaded range of G or
-   disjoint from it, over COUNT elements, in OKT (SIZE bytes; "" when
-   nothing is loaded).  */
+/* Append to B the test that the stored range YS is each loaded range of
+   G or disjoint from it, over COUNT elements ("1" when nothing is
+   loaded).  */
 static void
-nf_lp_rmsnorm_overlap_text (const struct nf_lp *g, const char *ys,
-			    const char *count, char *okt, size_t size)
+nf_lp_add_rmsnorm_overlap (struct nf_lp_str *b, const struct nf_lp *g,
+			   const char *ys, const char *count)
 {
   const nf_region *r = g->r;
-  *okt = '\0';
+  bool any = false;
   for (nf_value ld = 0; ld < nf_region_n_values (r); ld++)
     if (nf_op (r, ld) == NF_OP_LOAD)
       {
 	const char *ls = nf_lp_array_text (g, nf_access_base (r, ld));
-	size_t o = strlen (okt);
-	snprintf (okt + o, size - o,
-		  "%s((%s) == (%s) || (%s) + %s <= (%s) "
-		  "|| (%s) + %s <= (%s))",
-		  o ? "\n\t && " : "", ys, ls, ys, count, ls, ls, count, ys);
+	nf_lp_str_add (b,
+		       "%s((%s) == (%s) || (%s) + %s <= (%s) "
+		       "|| (%s) + %s <= (%s))",
+		       any ? "\n\t && " : "", ys, ls, ys, count, ls, ls, count,
+		       ys);
+	any = true;
       }
+  if (!any)
+    nf_lp_str_add (b, "1");
+}
+
+/* The text replacing the RMSNorm M of G in SPAN, of ELEM data, storing
+   to YS, reading XS and WS: the call of CALLEE on COUNT elements behind
+   the overlap test, the original statements as the fallback.  NULL when
+   out of memory.  */
+static char *
+nf_lp_rmsnorm_text (const nf_tool *t, const struct nf_lp *g, const nf_match *m,
+		    const struct nf_lp_span *span, enum nf_elem elem,
+		    const char *callee, const char *ys, const char *xs,
+		    const char *ws, const char *count)
+{
+  struct nf_lp_str b = { 0 };
+  char *orig = nf_lp_text (t, span->begin, span->end);
+  if (!orig)
+    return NULL;
+  nf_lp_str_add (&b, "if (");
+  nf_lp_add_rmsnorm_overlap (&b, g, ys, count);
+  nf_lp_str_add (&b, ")\n    { %s (%s, %s, %s, %s, ", callee, ys, xs, ws,
+		 count);
+  nf_lp_add_eps (&b, t, g, m, elem == NF_ELEM_F64 ? "double" : "float");
+  nf_lp_str_add (&b, "); }\n  else\n    {\n  %s\n    }", orig);
+  free (orig);
+  if (b.oom)
+    {
+      free (b.s);
+      return NULL;
+    }
+  return b.s;
 }
 
 const char *
@@ -279,8 +414,6 @@ nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
   const nf_region *r = g->r;
   enum nf_elem elem = nf_value_type (r, m->input).elem;
   const char *xs = nf_lp_array_text (g, nf_access_base (r, m->input));
-  char count[320], bound[128];
-  nf_lp_count_text (t, &g->loops[0], bound, sizeof bound, count, sizeof count);
   const char *why = nf_lp_rmsnorm_check (g, m, store, elem);
   if (why)
     return why;
@@ -288,39 +421,55 @@ nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
   const char *ws = m->weight != NF_NO_VALUE
 		     ? nf_lp_array_text (g, nf_access_base (r, m->weight))
 		     : "0";
-  char eps[160], okt[1024], orig[65536];
-  const char *ft = elem == NF_ELEM_F64 ? "double" : "float";
-  if (!nf_lp_eps_text (t, g, m, ft, eps, sizeof eps))
-    return "an input of the region is computed inside it";
-  nf_lp_rmsnorm_overlap_text (g, ys, count, okt, sizeof okt);
   const char *callee = elem == NF_ELEM_F32   ? "nf_rmsnorm_f32"
 		       : elem == NF_ELEM_F64 ? "nf_rmsnorm_f64"
 					     : "nf_rmsnorm_f16";
-  size_t begin = span->begin, end = span->end;
-  nf_lp_text (t, begin, end, orig, sizeof orig);
-  if (end - begin >= sizeof orig)
-    return "the region is too long";
-  size_t need = strlen (orig) + strlen (okt) + 1024;
-  char *rep = malloc (need);
+  char *bound, *count, *rep = NULL;
+  if (nf_lp_count_text (t, &g->loops[0], &bound, &count))
+    rep = nf_lp_rmsnorm_text (t, g, m, span, elem, callee, ys, xs, ws, count);
   if (!rep)
-    return s->oom = 1, "out of memory";
-  snprintf (rep, need,
-	    "if (%s)\n    { %s (%s, %s, %s, %s, %s); }\n  "
-	    "else\n    {\n  %s\n    }",
-	    *okt ? okt : "1", callee, ys, xs, ws, count, eps, orig);
-  nf_edits_begin (t->edits);
-  nf_edits_add (t->edits, begin, end, rep);
+    why = nf_lp_rewrite_oom (s);
+  else
+    {
+      nf_edits_begin (t->edits);
+      nf_edits_add (t->edits, span->begin, span->end, rep);
+      if (!nf_edits_commit (t->edits))
+	why = "the region overlaps another rewritten region";
+    }
+  if (!why)
+    {
+      const char *ins[5] = { ys, xs, ws, bound, "eps" };
+      nf_lp_record (s, m, callee, elem, g->acc_f16 ? NF_ELEM_F16 : m->accum,
+		    m->weight != NF_NO_VALUE, false, ins, 5, ys,
+		    span->stmts[span->last], span->line, span->column, -1, 0);
+    }
   free (rep);
-  if (!nf_edits_commit (t->edits))
-    return "the region overlaps another rewritten region";
-  const char *ins[5] = { ys, xs, ws, bound, "eps" };
-  nf_lp_record (s, m, callee, elem, g->acc_f16 ? NF_ELEM_F16 : m->accum,
-		m->weight != NF_NO_VALUE, false, ins, 5, ys,
-		span->stmts[span->last], span->line, span->column, -1, 0);
-  return NULL;
+  free (bound);
+  free (count);
+  return why;
 }
 
 /* --- Step 4: elementwise loops.  --- */
+
+/* Append to B the overlap test of the arrays texts YS (elements of YSZ
+   bytes) and XS (XSZ) over COUNT elements, after " && " unless B is
+   empty: y == x, or disjoint, as the plugin's nf_loop_disjoint2.  */
+static void
+nf_lp_add_disjoint (struct nf_lp_str *b, const char *ys, int ysz,
+		    const char *xs, int xsz, const char *count)
+{
+  const char *and = b->len ? " && " : "";
+  if (ysz == xsz)
+    nf_lp_str_add (b,
+		   "%s((%s) == (%s) || (%s) + %s <= (%s) || (%s) + %s <= (%s))",
+		   and, ys, xs, ys, count, xs, xs, count, ys);
+  else
+    nf_lp_str_add (b,
+		   "%s((const void *) (%s) == (const void *) (%s)"
+		   " || (const char *) ((%s) + %s) <= (const char *) (%s)"
+		   " || (const char *) ((%s) + %s) <= (const char *) (%s))",
+		   and, ys, xs, ys, count, xs, xs, count, ys);
+}
 
 /* The elementwise loop of G matched as M (the STORE STORE): the
    call to the array kernel behind the plugin's overlap test, inserted
@@ -343,20 +492,36 @@ nf_lp_map_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
     return span->used_after;
   const char *ys = nf_lp_array_text (g, nf_access_base (r, store));
   const char *xs = nf_lp_array_text (g, nf_access_base (r, m->input));
-  char count[320], bound[128], text[2048];
-  nf_lp_count_text (t, &g->loops[0], bound, sizeof bound, count, sizeof count);
-  snprintf (text, sizeof text,
-	    "if ((%s) == (%s) || (%s) + %s <= (%s) || (%s) + %s <= (%s))\n"
-	    "    { %s (%s, %s, %s); }\n  else\n  ",
-	    ys, xs, ys, count, xs, xs, count, ys, callee, ys, xs, count);
-  nf_edits_begin (t->edits);
-  nf_edits_add (t->edits, span->begin, span->begin, text);
-  if (!nf_edits_commit (t->edits))
-    return "the region overlaps another rewritten region";
-  const char *ins[3] = { ys, xs, bound };
-  nf_lp_record (s, m, callee, elem, elem, false, true, ins, 3, ys,
-		span->stmts[span->first], span->line, span->column, -1, 0);
-  return NULL;
+  const char *why = NULL;
+  char *bound, *count;
+  struct nf_lp_str text = { 0 };
+  if (nf_lp_count_text (t, &g->loops[0], &bound, &count))
+    {
+      nf_lp_str_add (
+	&text,
+	"if ((%s) == (%s) || (%s) + %s <= (%s) || (%s) + %s <= (%s))\n"
+	"    { %s (%s, %s, %s); }\n  else\n  ",
+	ys, xs, ys, count, xs, xs, count, ys, callee, ys, xs, count);
+    }
+  if (!count || text.oom)
+    why = nf_lp_rewrite_oom (s);
+  else
+    {
+      nf_edits_begin (t->edits);
+      nf_edits_add (t->edits, span->begin, span->begin, text.s);
+      if (!nf_edits_commit (t->edits))
+	why = "the region overlaps another rewritten region";
+    }
+  if (!why)
+    {
+      const char *ins[3] = { ys, xs, bound };
+      nf_lp_record (s, m, callee, elem, elem, false, true, ins, 3, ys,
+		    span->stmts[span->first], span->line, span->column, -1, 0);
+    }
+  free (text.s);
+  free (bound);
+  free (count);
+  return why;
 }
 
 /* The size in bytes of an element of ELEM (float or double arrays).  */
@@ -366,45 +531,33 @@ nf_lp_elem_size (enum nf_elem elem)
   return elem == NF_ELEM_F64 ? 8 : elem == NF_ELEM_F16 ? 2 : 4;
 }
 
-/* The C text of the scalar value V of G (a parameter of the region: a
-   variable read, or a member s->eps), or NULL.  */
-static const char *
-nf_lp_scalar_text (const struct nf_lp *g, nf_value v, char *buf, size_t size)
+/* Append to B the scalar value V of G as a double argument, (double)
+   (<text>): a parameter of the region, a member s->eps read or a
+   variable.  Returns false when V has no text (it is computed inside
+   the region).  */
+static bool
+nf_lp_add_scalar (struct nf_lp_str *b, const struct nf_lp *g, nf_value v)
 {
-  if (v < 0 || v >= NF_LP_MAX || nf_op (g->r, v) != NF_OP_PARAM)
-    return NULL;
+  if (v < 0 || nf_op (g->r, v) != NF_OP_PARAM)
+    return false;
   for (int i = 0; i < g->n_leaves; i++)
     if (g->leaves[i].param == v)
-      return g->leaves[i].text;
+      {
+	nf_lp_str_add (b, ", (double) (%s)", g->leaves[i].text);
+	return true;
+      }
   for (int i = 0; i < g->n_vars; i++)
     if (g->vparam[i] && g->vval[i] == v)
       {
 	CXString sp = clang_getCursorSpelling (g->vdecl[i]);
-	snprintf (buf, size, "%s", clang_getCString (sp));
+	const char *name = clang_getCString (sp);
+	bool named = name && *name;
+	if (named)
+	  nf_lp_str_add (b, ", (double) (%s)", name);
 	clang_disposeString (sp);
-	return *buf ? buf : NULL;
+	return named;
       }
-  return NULL;
-}
-
-/* The overlap test of the arrays texts YS (elements of YSZ bytes) and XS
-   (XSZ) over COUNT elements, appended to OK (SIZE bytes): y == x, or
-   disjoint, as the plugin's nf_loop_disjoint2.  */
-static void
-nf_lp_ew_disjoint (char *ok, size_t size, const char *ys, int ysz,
-		   const char *xs, int xsz, const char *count)
-{
-  size_t o = strlen (ok);
-  if (ysz == xsz)
-    snprintf (ok + o, size - o,
-	      "%s((%s) == (%s) || (%s) + %s <= (%s) || (%s) + %s <= (%s))",
-	      o ? " && " : "", ys, xs, ys, count, xs, xs, count, ys);
-  else
-    snprintf (ok + o, size - o,
-	      "%s((const void *) (%s) == (const void *) (%s)"
-	      " || (const char *) ((%s) + %s) <= (const char *) (%s)"
-	      " || (const char *) ((%s) + %s) <= (const char *) (%s))",
-	      o ? " && " : "", ys, xs, ys, count, xs, xs, count, ys);
+  return false;
 }
 
 /* The plugin's nf_loop_record's cost of the Elementwise M of R: per
@@ -423,6 +576,52 @@ nf_lp_ew_flops (const nf_region *r, const nf_match *m)
 				       : 1;
     }
   return flops;
+}
+
+/* Append to B the call nf_elementwise (y, x0, x1, n, prog, s0..s3) of
+   EW for the region of G storing with STORE, behind its test (see
+   nf_lp_ew_rewrite), the arrays' texts in XS[2] ("0" for those EW does
+   not read), COUNT elements.  Returns false when a scalar of EW has no
+   text.  */
+static bool
+nf_lp_add_ew_call (struct nf_lp_str *b, const struct nf_lp *g, nf_value store,
+		   const nf_ew_call *ew, const char **xs, const char *count)
+{
+  const nf_region *r = g->r;
+  nf_value yb = nf_access_base (r, store);
+  const char *ys = nf_lp_array_text (g, yb);
+  int ysz = nf_lp_elem_size (nf_value_type (r, yb).elem);
+  struct nf_lp_str ok = { 0 };
+  for (int i = 0; i < ew->n_inputs; i++)
+    {
+      nf_value xb = nf_access_base (r, ew->inputs[i]);
+      xs[i] = nf_lp_array_text (g, xb);
+      /* In place (the same text): y == x, which needs no test.  */
+      if (strcmp (xs[i], ys) != 0)
+	nf_lp_add_disjoint (&ok, ys, ysz, xs[i],
+			    nf_lp_elem_size (nf_value_type (r, xb).elem),
+			    count);
+    }
+  nf_lp_str_add (
+    b,
+    "if (%s%s%s >= %d)\n"
+    "    { nf_elementwise (%s, %s, %s, %s, (const unsigned char *) "
+    "\"",
+    nf_lp_str_get (&ok), ok.len ? " && " : "", count, NF_EW_MIN_N, ys, xs[0],
+    xs[1], count);
+  b->oom |= ok.oom;
+  free (ok.s);
+  /* The program's bytes, as octal escapes.  */
+  for (int i = 0; i < ew->len; i++)
+    nf_lp_str_add (b, "\\%03o", ew->prog[i]);
+  nf_lp_str_add (b, "\"");
+  for (int i = 0; i < 4; i++)
+    if (i >= ew->n_scalars)
+      nf_lp_str_add (b, ", 0");
+    else if (!nf_lp_add_scalar (b, g, ew->scalars[i]))
+      return false;
+  nf_lp_str_add (b, "); }\n  else\n  ");
+  return true;
 }
 
 /* The elementwise loop of G matched as the Elementwise M (the store
@@ -454,60 +653,37 @@ nf_lp_ew_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
     return "the loop runs too few times for a call to pay";
   if (span->used_after)
     return span->used_after;
-  char count[320], bound[128], ok[2048] = "";
-  nf_lp_count_text (t, l0, bound, sizeof bound, count, sizeof count);
-  nf_value yb = nf_access_base (r, store);
-  const char *ys = nf_lp_array_text (g, yb);
-  int ysz = nf_lp_elem_size (nf_value_type (r, yb).elem);
+  char *bound, *count;
   const char *xs[2] = { "0", "0" };
-  for (int i = 0; i < ew.n_inputs; i++)
+  struct nf_lp_str text = { 0 };
+  if (!nf_lp_count_text (t, l0, &bound, &count))
+    why = nf_lp_rewrite_oom (s);
+  else if (!nf_lp_add_ew_call (&text, g, store, &ew, xs, count))
+    why = "an input of the region is computed inside it";
+  else if (text.oom)
+    why = nf_lp_rewrite_oom (s);
+  else
     {
-      nf_value xb = nf_access_base (r, ew.inputs[i]);
-      xs[i] = nf_lp_array_text (g, xb);
-      /* In place (the same text): y == x, which needs no test.  */
-      if (strcmp (xs[i], ys) != 0)
-	nf_lp_ew_disjoint (ok, sizeof ok, ys, ysz, xs[i],
-			   nf_lp_elem_size (nf_value_type (r, xb).elem), count);
+      nf_edits_begin (t->edits);
+      nf_edits_add (t->edits, span->begin, span->begin, text.s);
+      if (!nf_edits_commit (t->edits))
+	why = "the region overlaps another rewritten region";
     }
-  char sc[4][160], sbuf[4][128];
-  for (int i = 0; i < 4; i++)
+  if (!why)
     {
-      snprintf (sc[i], sizeof sc[i], "0");
-      if (i >= ew.n_scalars)
-	continue;
-      const char *st
-	= nf_lp_scalar_text (g, ew.scalars[i], sbuf[i], sizeof sbuf[i]);
-      if (!st)
-	return "an input of the region is computed inside it";
-      snprintf (sc[i], sizeof sc[i], "(double) (%.140s)", st);
+      /* The plugin's nf_loop_record: y, the arrays read, n; each array
+	 read once, y written.  */
+      const char *ys = nf_lp_array_text (g, nf_access_base (r, store));
+      const char *ins[4] = { ys, xs[0], xs[1], bound };
+      int n_ins = 1 + ew.n_inputs;
+      ins[n_ins++] = bound;
+      nf_lp_record (
+	s, m, "nf_elementwise", elem, elem, m->weight != NF_NO_VALUE, false,
+	ins, n_ins, ys, span->stmts[span->first], span->line, span->column,
+	nf_lp_ew_flops (r, m), (n_ins - 1) * (elem == NF_ELEM_F32 ? 4.0 : 8.0));
     }
-  char prog[4 * NF_EW_PROG_MAX + 1];
-  for (int i = 0; i < ew.len; i++)
-    snprintf (prog + 4 * i, 5, "\\%03o", ew.prog[i]);
-  prog[4 * ew.len] = '\0';
-  size_t need = strlen (ok) + strlen (prog) + 4 * sizeof count + 1024;
-  char *text = malloc (need);
-  if (!text)
-    return s->oom = 1, "out of memory";
-  snprintf (text, need,
-	    "if (%s%s%s >= %d)\n"
-	    "    { nf_elementwise (%s, %s, %s, %s, (const unsigned char *) "
-	    "\"%s\", %s, %s, %s, %s); }\n  else\n  ",
-	    ok, *ok ? " && " : "", count, NF_EW_MIN_N, ys, xs[0], xs[1], count,
-	    prog, sc[0], sc[1], sc[2], sc[3]);
-  nf_edits_begin (t->edits);
-  nf_edits_add (t->edits, span->begin, span->begin, text);
-  free (text);
-  if (!nf_edits_commit (t->edits))
-    return "the region overlaps another rewritten region";
-  /* The plugin's nf_loop_record: y, the arrays read, n; each array read
-     once, y written.  */
-  const char *ins[4] = { ys, xs[0], xs[1], bound };
-  int n_ins = 1 + ew.n_inputs;
-  ins[n_ins++] = bound;
-  nf_lp_record (s, m, "nf_elementwise", elem, elem, m->weight != NF_NO_VALUE,
-		false, ins, n_ins, ys, span->stmts[span->first], span->line,
-		span->column, nf_lp_ew_flops (r, m),
-		(n_ins - 1) * (elem == NF_ELEM_F32 ? 4.0 : 8.0));
-  return NULL;
+  free (text.s);
+  free (bound);
+  free (count);
+  return why;
 }

@@ -68,6 +68,7 @@
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kinds.h"
@@ -105,7 +106,6 @@ nf_lp_cand_visit (CXCursor c, CXCursor parent, CXClientData data)
       if (nf_ast_binop (p) == CXBinaryOperator_Mul
 	  && nf_ast_children (p, f, 2) == 2)
 	{
-	  char a[128], b[128];
 	  d->sum = true;
 	  for (int i = 0; i < 2; i++)
 	    {
@@ -114,12 +114,8 @@ nf_lp_cand_visit (CXCursor c, CXCursor parent, CXClientData data)
 	      while (!clang_Cursor_isNull (w = nf_ast_cast_operand (f[i])))
 		f[i] = nf_ast_strip_noop (w);
 	    }
-	  nf_lp_text (d->t, nf_ast_begin (f[0]), nf_ast_end (f[0]), a,
-		      sizeof a);
-	  nf_lp_text (d->t, nf_ast_begin (f[1]), nf_ast_end (f[1]), b,
-		      sizeof b);
 	  /* Two reads of volatile memory are two values.  */
-	  if (strcmp (a, b) == 0
+	  if (nf_lp_same_text (d->t, f[0], f[1])
 	      && !clang_isVolatileQualifiedType (clang_getCursorType (f[0])))
 	    d->square = true;
 	}
@@ -361,7 +357,10 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
   enum nf_kind kind = NF_KIND_MULREDSQRT;
   const char *reason = NULL;
   int used = 0;
-  if (!nf_lp_build_norm (&g, cand.exits, &span, &store))
+  bool built = nf_lp_build_norm (&g, cand.exits, &span, &store);
+  if (g.oom)
+    s->oom = 1;
+  if (!built)
     {
       /* Not built: worth a remark when it sums squares, as the
 	 plugin's.  */
@@ -442,6 +441,44 @@ nf_lp_loop_leaves (const struct nf_lp_scan *s, const struct nf_lp *g,
   return NULL;
 }
 
+/* Step 5: build into G an elementwise loop's body BODY (nf_lp_loop's):
+   y[i] = F, or { t = E; ...; y[i] = F; } (at most 8 local variables
+   set, then the store).  A variable read before the body sets it
+   carries a value from the previous iteration: not built.  Returns the
+   STORE, or NF_NO_VALUE.  */
+static nf_value
+nf_lp_map_body (struct nf_lp *g, CXCursor body)
+{
+  if (clang_getCursorKind (body) != CXCursor_CompoundStmt)
+    return nf_lp_store (g, body);
+  CXCursor b[9], k2[2];
+  int nb = nf_ast_children (body, b, 9);
+  for (int i = 0; i < nb - 1 && i < 8 && !g->fail; i++)
+    {
+      CXCursor v = clang_getNullCursor ();
+      if (nf_ast_binop (b[i]) == CXBinaryOperator_Assign
+	  && nf_ast_children (b[i], k2, 2) == 2)
+	v = nf_lp_var_of (k2[0]);
+      enum nf_elem e = clang_Cursor_isNull (v)
+			 ? NF_ELEM_NONE
+			 : nf_ast_elem (clang_getCursorType (v));
+      if (!nf_elem_is_float (e) || nf_lp_find_var (g, v) >= 0)
+	{
+	  nf_lp_fail (g, "the region computes something the matchers "
+			 "do not know");
+	  break;
+	}
+      nf_value x = nf_lp_convert (g, nf_lp_expr (g, k2[1], 0), e);
+      if (x == NF_NO_VALUE)
+	break;
+      nf_lp_set_var (g, v, x, false);
+      g->body_vars[g->n_body_vars++] = v;
+    }
+  if (nb >= 1 && nb <= 9 && !g->fail)
+    return nf_lp_store (g, b[nb - 1]);
+  return NF_NO_VALUE;
+}
+
 /* Step 5, for an elementwise region G that nf_match_map did not take
    (its reason in *REASON, of *KIND): one program (the plugin's
    nf_loop_ew_attempt), whose reason, where the region has one, says
@@ -493,6 +530,8 @@ nf_lp_try_map (struct nf_lp_scan *s, CXCursor stmt)
   CXCursor body = nf_lp_loop (&g, stmt);
   nf_value store
     = clang_Cursor_isNull (body) ? NF_NO_VALUE : nf_lp_map_body (&g, body);
+  if (g.oom)
+    s->oom = 1;
   if (store != NF_NO_VALUE && !g.fail)
     {
       enum nf_kind kind;
@@ -524,10 +563,12 @@ nf_lp_visit (CXCursor c, CXCursor parent, CXClientData data)
   (void) parent;
   if (clang_getCursorKind (c) == CXCursor_CompoundStmt)
     {
-      CXCursor stmts[256];
-      int n = nf_ast_children (c, stmts, 256);
-      if (n > 256)
-	n = 256;
+      int n = nf_ast_children (c, NULL, 0);
+      CXCursor *stmts = malloc ((n ? n : 1) * sizeof *stmts);
+      if (!stmts)
+	s->oom = 1;
+      else
+	nf_ast_children (c, stmts, n);
       for (int i = 0; i < n && !s->oom; i++)
 	if (clang_getCursorKind (stmts[i]) == CXCursor_ForStmt)
 	  {
@@ -537,6 +578,7 @@ nf_lp_visit (CXCursor c, CXCursor parent, CXClientData data)
 	    else if (!s->oom && !s->summed)
 	      nf_lp_try_map (s, stmts[i]);
 	  }
+      free (stmts);
     }
   return s->oom ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
@@ -569,6 +611,17 @@ nf_lp_o0_in (const nf_tool *t, size_t b, size_t e)
   return false;
 }
 
+/* Set *DATA, a size_t, to the offset of C when it is a compound
+   statement (a function's body).  */
+static enum CXChildVisitResult
+nf_lp_body_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  (void) parent;
+  if (clang_getCursorKind (c) == CXCursor_CompoundStmt)
+    *(size_t *) data = nf_ast_begin (c);
+  return CXChildVisit_Continue;
+}
+
 /* Whether the function FN is compiled without optimization, under
    `#pragma GCC optimize ("O0")` or __attribute__ ((optimize ("O0"))):
    the plugin's loop pass, in GCC's loop pipeline, does not run there.  */
@@ -577,11 +630,7 @@ nf_lp_unoptimized (const nf_tool *t, CXCursor fn)
 {
   size_t begin = nf_ast_begin (fn);
   size_t body = begin;
-  CXCursor kids[32];
-  int n = nf_ast_children (fn, kids, 32);
-  for (int i = 0; i < n && i < 32; i++)
-    if (clang_getCursorKind (kids[i]) == CXCursor_CompoundStmt)
-      body = nf_ast_begin (kids[i]);
+  clang_visitChildren (fn, nf_lp_body_visit, &body);
   /* The attributes before the declaration, back to the previous one.  */
   size_t a = begin;
   while (a > 0 && t->buf[a - 1] != ';' && t->buf[a - 1] != '}'

@@ -56,19 +56,21 @@ struct nf_scan
 struct nf_scalar_entry
 {
   nf_region_desc d;
-  char in[64], out[64];
+  char *in, *out; /* Owned: nf_scalar_entry_fini.  */
   const char *ins[1], *outs[1];
   const char *notes[NF_REGION_MAX_NOTES];
 };
 
-/* The source text of C in BUF (SIZE bytes), cut short if longer.  */
-static const char *
-nf_text (const nf_tool *t, CXCursor c, char *buf, size_t size)
+/* The source text of C in a new string, newlines and tabs as spaces (a
+   report's live-in or live-out), or NULL when out of memory.  */
+static char *
+nf_text (const nf_tool *t, CXCursor c)
 {
   size_t b = nf_ast_begin (c), e = nf_ast_end (c);
   size_t n = e > b && e <= t->len ? e - b : 0;
-  if (n >= size)
-    n = size - 1;
+  char *buf = malloc (n + 1);
+  if (!buf)
+    return NULL;
   memcpy (buf, t->buf + b, n);
   buf[n] = '\0';
   for (char *p = buf; *p; p++)
@@ -79,19 +81,44 @@ nf_text (const nf_tool *t, CXCursor c, char *buf, size_t size)
 
 /* Fill E for a region of KIND calling CALLEE on data of ELEM, reading IN
    and computing OUT; its cost and notes are lower/'s nf_region_contract,
-   as the plugin's.  */
-static void
+   as the plugin's.  Returns false when out of memory (E is still to be
+   finished).  */
+static bool
 nf_scalar_entry_init (const nf_tool *t, struct nf_scalar_entry *e,
 		      enum nf_kind kind, const char *callee, enum nf_elem elem,
 		      CXCursor in, CXCursor out)
 {
   memset (e, 0, sizeof *e);
-  e->ins[0] = nf_text (t, in, e->in, sizeof e->in);
-  e->outs[0] = nf_text (t, out, e->out, sizeof e->out);
+  e->ins[0] = e->in = nf_text (t, in);
+  e->outs[0] = e->out = nf_text (t, out);
   nf_region_desc_init (&e->d, kind, callee, nf_elem_name (elem),
 		       nf_elem_name (elem), e->ins, 1, e->outs, 1);
   nf_region_contract (&e->d, e->notes, kind, elem, elem, false, false,
 		      t->math_errno);
+  return e->in && e->out;
+}
+
+static void
+nf_scalar_entry_fini (struct nf_scalar_entry *e)
+{
+  free (e->in);
+  free (e->out);
+}
+
+/* Record the region of KIND of S at LINE:COLUMN matched as M, rewritten
+   into a call of CALLEE on ELEM data, reading IN and computing OUT.
+   Returns 0, or -1 when out of memory.  */
+static int
+nf_scalar_record (struct nf_scan *s, enum nf_kind kind, const char *callee,
+		  enum nf_elem elem, CXCursor in, CXCursor out, unsigned line,
+		  unsigned column, const nf_match *m)
+{
+  struct nf_scalar_entry entry;
+  bool ok = nf_scalar_entry_init (s->t, &entry, kind, callee, elem, in, out);
+  if (ok)
+    nf_record_region (s->t, &entry.d, s->function, line, column, m);
+  nf_scalar_entry_fini (&entry);
+  return ok ? 0 : -1;
 }
 
 /* A function named as the replacement (a fallback expm1 of its own,
@@ -236,18 +263,16 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
       if (!nf_edits_commit (t->edits))
 	reason = "the region overlaps another rewritten region";
     }
+  int status = 0;
   if (reason)
     nf_record_missed (t, NF_KIND_EXPM1, s->function, line, column, reason);
   else
-    {
-      struct nf_scalar_entry entry;
-      nf_scalar_entry_init (t, &entry, NF_KIND_EXPM1, nf_exp_names[fn].report,
-			    nf_ast_elem (clang_getCursorType (call)), arg, c);
-      nf_record_region (t, &entry.d, s->function, line, column, &m);
-    }
+    status = nf_scalar_record (s, NF_KIND_EXPM1, nf_exp_names[fn].report,
+			       nf_ast_elem (clang_getCursorType (call)), arg, c,
+			       line, column, &m);
   nf_match_release (&m);
   nf_ast_region_fini (&g);
-  return 0;
+  return status;
 }
 
 /* If the call C is a Log1p candidate, rewrite it or record why not.
@@ -318,18 +343,15 @@ nf_try_log1p (struct nf_scan *s, CXCursor c)
       if (!nf_edits_commit (t->edits))
 	reason = "the region overlaps another rewritten region";
     }
+  int status = 0;
   if (reason)
     nf_record_missed (t, NF_KIND_LOG1P, s->function, line, column, reason);
   else
-    {
-      struct nf_scalar_entry entry;
-      nf_scalar_entry_init (t, &entry, NF_KIND_LOG1P, nf_log_names[fn].report,
-			    elem, x, c);
-      nf_record_region (t, &entry.d, s->function, line, column, &m);
-    }
+    status = nf_scalar_record (s, NF_KIND_LOG1P, nf_log_names[fn].report, elem,
+			       x, c, line, column, &m);
   nf_match_release (&m);
   nf_ast_region_fini (&g);
-  return 0;
+  return status;
 }
 
 static enum CXChildVisitResult
