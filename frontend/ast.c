@@ -4,8 +4,8 @@
    child; written casts are CXCursor_CStyleCastExpr, whose children may
    begin with a TypeRef.  Locations are expansion locations throughout:
    offsets always point into the main file's buffer, and a region that
-   touches a macro is refused by the caller (main.c lists the macro
-   expansions).
+   touches a macro is refused by the caller (parse.c lists the macro
+   expansions, tool.c's nf_tool_in_macro asks them).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 

@@ -4,14 +4,16 @@
 		      [-o OUT.c] IN.c [-- clang-args...]
 
    Reads IN.c, parses it with libclang (the arguments after `--` are the
-   compiler's: -I, -D, -std...), runs the passes that find and rewrite the
-   idioms (scalar.c) through lower/'s matchers, and writes the rewritten
-   source to OUT.c (atomically: a temporary file in OUT.c's directory,
-   renamed) or to stdout.  With nothing rewritten the output is IN.c's
-   bytes, unchanged.  A rewrite that needs the runtime gets `#include
-   <neuronfuse.h>' where include.c's rule puts it; before anything is
-   written, the rewritten text is parsed again and every call the
-   rewrite added must use its declaration (verify.c).
+   compiler's: -I, -D, -std...), runs the passes that find and rewrite
+   the idioms (scalar.c, loop.c) through lower/'s matchers, and writes
+   the rewritten source to OUT.c (atomically: a temporary file in
+   OUT.c's directory, renamed) or to stdout.  With nothing rewritten the
+   output is IN.c's bytes, unchanged.  A rewrite that needs the runtime
+   gets `#include <neuronfuse.h>' where include.c's rule puts it; before
+   anything is written, the rewritten text is parsed again and every
+   call the rewrite added must use its declaration (verify.c).  The
+   state the passes share is nf-clang.h's nf_tool (tool.c): nothing
+   calls into this file.
 
    Exit status: 0 on success; 1 when IN.c does not parse (libclang's
    diagnostics are on stderr and no output is written), when the rewrite
@@ -22,7 +24,6 @@
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,51 +280,6 @@ nf_args_associative_math (const struct nf_cli *cli)
 	     || nf_arg_fast_math (cli->clang_args[i]))
       on = true;
   return on;
-}
-
-bool
-nf_tool_in_macro (const nf_tool *t, size_t begin, size_t end)
-{
-  for (size_t i = 0; i < t->n_macros; i++)
-    if (t->macros[i].begin < (end > begin ? end : begin + 1)
-	&& begin < t->macros[i].end)
-      return true;
-  return false;
-}
-
-void
-nf_tool_note_callee (nf_tool *t, const char *name)
-{
-  for (size_t i = 0; i < t->n_callees; i++)
-    if (!strcmp (t->callees[i], name))
-      return;
-  char **v = realloc (t->callees, (t->n_callees + 1) * sizeof *v);
-  char *copy = v ? strdup (name) : NULL;
-  if (v)
-    t->callees = v;
-  if (!copy)
-    {
-      t->callees_oom = true;
-      return;
-    }
-  t->callees[t->n_callees++] = copy;
-}
-
-void
-nf_tool_error (const nf_tool *t, size_t off, const char *fmt, ...)
-{
-  unsigned line = 1, column = 1;
-  for (size_t i = 0; i < off && i < t->len; i++)
-    if (t->buf[i] == '\n')
-      line++, column = 1;
-    else
-      column++;
-  fprintf (stderr, "%s:%u:%u: error: ", t->input, line, column);
-  va_list ap;
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fputs (" (nothing written)\n", stderr);
 }
 
 /* Add to T's edits the insertion of `#include <neuronfuse.h>' where

@@ -53,7 +53,10 @@ typedef struct nf_tool
   int dump_error;   /* errno of the first failed dump, or 0.  */
 } nf_tool;
 
-/* Whether [BEGIN, END) overlaps a macro expansion of the main file.  */
+/* --- tool.c: what the passes and the driver share ---------------- */
+
+/* Whether [BEGIN, END) overlaps a macro expansion of the main file (an
+   empty range: the byte at BEGIN).  */
 bool nf_tool_in_macro (const nf_tool *t, size_t begin, size_t end);
 
 /* Note that the rewrite calls the function NAME (copied), for
@@ -64,6 +67,8 @@ void nf_tool_note_callee (nf_tool *t, const char *name);
    the message FMT... and " (nothing written)", to stderr.  */
 void nf_tool_error (const nf_tool *t, size_t off, const char *fmt, ...)
   __attribute__ ((format (printf, 3, 4)));
+
+/* --- The passes, and the check of their output ------------------ */
 
 /* Parse OUT (OUT_LEN bytes), the rewritten text of T's input, again in
    INDEX with the N_ARGS compiler arguments ARGS, and check that each
@@ -80,8 +85,9 @@ int nf_verify_rewrite (nf_tool *t, CXIndex index, const char *const *args,
    out of memory.  */
 int nf_scalar_run (nf_tool *t);
 
-/* Find, rewrite and record the loop idioms (RMSNorm, MulRedSqrt) of
-   every function defined in the main file (loop.c).  Returns 0, or -1
+/* Find, rewrite and record the loop idioms (RMSNorm, MulRedSqrt, the
+   elementwise loops) of every function defined in the main file
+   (loop.c).  Returns 0, or -1
    when out of memory.  */
 int nf_loop_run (nf_tool *t);
 
