@@ -310,10 +310,10 @@ nf_lp_var_read (struct nf_lp *g, CXCursor c)
 {
   CXCursor d = nf_lp_var_of (c);
   if (clang_Cursor_isNull (d))
-    return nf_lp_fail (g, "an operand is not a simple value");
+    return nf_lp_fail (g, NF_WHY_OPERAND);
   for (int j = 0; j < g->n_loops; j++)
     if (nf_lp_same_decl (d, g->loops[j].ivar))
-      return nf_lp_fail (g, "an array access is not affine in the loop");
+      return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
   return nf_lp_read (g, d, c);
 }
 
@@ -325,14 +325,12 @@ nf_lp_select (struct nf_lp *g, CXCursor c, int k, enum nf_elem elem)
 {
   CXCursor kids[3];
   if (nf_ast_children (c, kids, 3) != 3 || !nf_elem_is_float (elem))
-    return nf_lp_fail (g, "the region computes something the "
-			  "matchers do not model");
+    return nf_lp_fail (g, NF_WHY_UNMODELED);
   nf_value cv = nf_lp_expr (g, kids[0], k);
   if (cv == NF_NO_VALUE)
     return cv;
   if (nf_value_type (g->r, cv).elem != NF_ELEM_BOOL)
-    return nf_lp_fail (g, "a select of the region is not on a "
-			  "comparison");
+    return nf_lp_fail (g, NF_WHY_SELECT);
   nf_value a = nf_lp_expr (g, kids[1], k);
   nf_value b = a == NF_NO_VALUE ? a : nf_lp_expr (g, kids[2], k);
   return b == NF_NO_VALUE ? b : nf_cse_select (g->r, cv, a, b);
@@ -375,11 +373,9 @@ nf_lp_compare (struct nf_lp *g, CXCursor c, int k, enum nf_cmp pred)
 {
   CXCursor kids[2];
   if (nf_ast_children (c, kids, 2) != 2)
-    return nf_lp_fail (g, "the region computes something the "
-			  "matchers do not model");
+    return nf_lp_fail (g, NF_WHY_UNMODELED);
   if (!nf_elem_is_float (nf_ast_elem (clang_getCursorType (kids[0]))))
-    return nf_lp_fail (g, "a comparison of the region is not "
-			  "between floating-point values");
+    return nf_lp_fail (g, NF_WHY_COMPARE);
   nf_value a = nf_lp_expr (g, kids[0], k);
   nf_value b = a == NF_NO_VALUE ? a : nf_lp_expr (g, kids[1], k);
   if (b == NF_NO_VALUE)
@@ -436,12 +432,10 @@ nf_lp_binop (struct nf_lp *g, CXCursor c, int k, enum nf_elem elem)
       op = NF_OP_DIV;
       break;
     default:
-      return nf_lp_fail (g, "the region computes something the "
-			    "matchers do not model");
+      return nf_lp_fail (g, NF_WHY_UNMODELED);
     }
   if (nf_ast_children (c, kids, 2) != 2 || !nf_elem_is_float (elem))
-    return nf_lp_fail (g, "the region computes something the "
-			  "matchers do not model");
+    return nf_lp_fail (g, NF_WHY_UNMODELED);
   nf_value a = nf_lp_expr (g, kids[0], k);
   nf_value b = nf_lp_expr (g, kids[1], k);
   if (elem == NF_ELEM_F16)
@@ -461,8 +455,7 @@ nf_lp_call (struct nf_lp *g, CXCursor c, int k)
   int nargs = 0;
   enum nf_opcode op = nf_lp_math (c, &nargs);
   if (op == NF_OP_COUNT_ || clang_Cursor_getNumArguments (c) != nargs)
-    return nf_lp_fail (g, "the region calls a function other than the "
-			  "math functions it models");
+    return nf_lp_fail (g, NF_WHY_CALL);
   nf_value a = nf_lp_expr (g, clang_Cursor_getArgument (c, 0), k);
   nf_value v;
   if (nargs == 1)
@@ -498,8 +491,7 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
     {
       enum nf_elem from = nf_ast_elem (clang_getCursorType (inner));
       if (elem == NF_ELEM_NONE || from == NF_ELEM_NONE)
-	return nf_lp_fail (g, "a conversion of the region is not "
-			      "between numbers");
+	return nf_lp_fail (g, NF_WHY_CONVERSION);
       return nf_lp_convert (g, nf_lp_expr (g, inner, k), elem);
     }
   CXCursor base = nf_lp_access_base (g, c, k);
@@ -519,12 +511,10 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
       if (clang_getCursorUnaryOperatorKind (c) == CXUnaryOperator_Minus
 	  && nf_ast_children (c, kids, 1) == 1)
 	return nf_lp_unary (g, NF_OP_NEG, nf_lp_expr (g, kids[0], k));
-      return nf_lp_fail (g, "the region computes something the matchers "
-			    "do not model");
+      return nf_lp_fail (g, NF_WHY_UNMODELED);
     case CXCursor_CallExpr:
       return nf_lp_call (g, c, k);
     default:
-      return nf_lp_fail (g, "the region computes something the matchers "
-			    "do not model");
+      return nf_lp_fail (g, NF_WHY_UNMODELED);
     }
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "ast.h"
+#include "call.h"
 #include "ir.h"
 #include "match.h"
 #include "nf-clang.h"
@@ -82,7 +83,7 @@ struct nf_lp_scan
   const char *function;
   CXCursor fn;
   int oom;
-  nf_vars vars;
+  const nf_vars *vars;
   bool summed; /* The last loop tried was a sum's candidate.  */
 };
 
@@ -202,21 +203,18 @@ const char *nf_lp_array_text (const struct nf_lp *g, nf_value p);
 const char *nf_lp_mulredsqrt_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
 				      const nf_match *m,
 				      struct nf_lp_span *span);
-/* The RMSNorm M of G storing with STORE: SPAN's text becomes the call
-   behind the overlap test, with the original as the fallback.  Returns
-   NULL, or the reason it is not rewritten.  */
+/* The RMSNorm M of G: SPAN's text becomes the call behind the overlap
+   test, with the original as the fallback.  Returns NULL, or the reason
+   it is not rewritten.  */
 const char *nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
-				   const nf_match *m, nf_value store,
+				   const nf_match *m,
 				   const struct nf_lp_span *span);
-/* The elementwise loop of G, SPAN's one statement, matched as the map M
-   whose result STORE stores: the array kernel's call inserted before
-   it.  Returns NULL, or the reason it is not rewritten.  */
-const char *nf_lp_map_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
-			       const nf_match *m, nf_value store,
-			       const struct nf_lp_span *span);
-/* The same for the Elementwise match M: an nf_elementwise call.  */
-const char *nf_lp_ew_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
-			      const nf_match *m, nf_value store,
-			      const struct nf_lp_span *span);
+/* The elementwise loop of G, SPAN's one statement, matched as M (an
+   Expm1 or Log1p map, or an Elementwise program): the call lower/ plans
+   inserted before it.  Returns NULL, or the reason it is not
+   rewritten.  */
+const char *nf_lp_loop_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
+				const nf_match *m,
+				const struct nf_lp_span *span);
 
 #endif /* NF_LOOP_INT_H */

@@ -96,7 +96,7 @@ nf_lp_start (struct nf_lp *g, const struct nf_lp_scan *s, bool map)
   g->fn = s->fn;
   g->map = map;
   /* The scalar pass's decisions, which an elementwise loop sees.  */
-  g->vars = map ? &s->vars : NULL;
+  g->vars = map ? s->vars : NULL;
   g->ret = NF_NO_VALUE;
   g->r = nf_region_new (s->function);
   return g->r != NULL;
@@ -293,7 +293,7 @@ nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param)
       if (a.found || clang_Cursor_hasVarDeclGlobalStorage (decl) == 1
 	  || clang_isVolatileQualifiedType (clang_getCursorType (decl)))
 	{
-	  nf_lp_fail (g, "the region stores to memory outside the idiom");
+	  nf_lp_fail (g, NF_WHY_OTHER_STORE);
 	  return;
 	}
     }
@@ -396,21 +396,21 @@ nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
   CXType et = pt.kind == CXType_Pointer ? clang_getPointeeType (pt)
 					: clang_getArrayElementType (pt);
   if (clang_isVolatileQualifiedType (et))
-    return nf_lp_fail (g, "the loop accesses volatile memory");
+    return nf_lp_fail (g, NF_WHY_LOOP_VOLATILE);
   /* The call and the overlap test evaluate the base again.  */
   struct nf_lp_vol fx = { false };
   clang_visitChildren (s, nf_lp_effect_visit, &fx);
   if (fx.found || clang_getCursorKind (s) == CXCursor_CallExpr)
-    return nf_lp_fail (g, "an array access is not affine in the loop");
+    return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
   char *text = nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s));
   if (text && !*text)
     {
       free (text);
-      return nf_lp_fail (g, "an array access is not affine in the loop");
+      return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
     }
   return nf_lp_intern (g, g->arrays, &g->n_arrays, s, text,
 		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true,
-		       "the region accesses too many arrays");
+		       NF_WHY_ARRAYS);
 }
 
 /* The base of the access C = base[j] or *(base + j) in loop K, or a
@@ -450,8 +450,7 @@ nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c)
     return g->vval[i];
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (decl));
   if (elem == NF_ELEM_NONE)
-    return nf_lp_fail (g, "an input of the region is neither a number "
-			  "nor an array");
+    return nf_lp_fail (g, NF_WHY_INPUT_KIND);
   CXString sp = clang_getCursorSpelling (decl);
   nf_value p
     = nf_param (g->r, clang_getCString (sp), nf_scalar_type (elem), false);
@@ -468,8 +467,7 @@ nf_lp_member (struct nf_lp *g, CXCursor c)
 {
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
   if (elem == NF_ELEM_NONE)
-    return nf_lp_fail (g, "an input of the region is neither a number "
-			  "nor an array");
+    return nf_lp_fail (g, NF_WHY_INPUT_KIND);
   char *text = nf_lp_text (g->t, nf_ast_begin (c), nf_ast_end (c));
   return nf_lp_intern (g, g->leaves, &g->n_leaves, c, text,
 		       nf_scalar_type (elem), false,
@@ -510,7 +508,7 @@ nf_lp_loop_ivar (struct nf_lp *g, CXCursor init)
       || nf_elem_is_float (nf_ast_elem (clang_getCursorType (ivar)))
       || !nf_ast_const (start, &v) || v != 0)
     {
-      nf_lp_fail (g, "the loop's trip count is not computable");
+      nf_lp_fail (g, NF_WHY_TRIP_COUNT);
       return clang_getNullCursor ();
     }
   return ivar;
@@ -587,8 +585,8 @@ nf_lp_loop_body (struct nf_lp *g, CXCursor body)
   /* An elementwise loop's body may set variables first.  */
   if (g->map && !vol.found)
     return body;
-  nf_lp_fail (g, vol.found ? "the region accesses volatile memory"
-			   : "the loop's shape is not supported");
+  nf_lp_fail (g, vol.found ? NF_WHY_VOLATILE
+			   : NF_WHY_LOOP_SHAPE);
   return clang_getNullCursor ();
 }
 
@@ -601,9 +599,9 @@ nf_lp_loop (struct nf_lp *g, CXCursor c)
   CXCursor kids[4], null = clang_getNullCursor ();
   /* libclang skips the absent parts: all four must be there.  */
   if (nf_ast_children (c, kids, 4) != 4)
-    return nf_lp_fail (g, "the loop's shape is not supported"), null;
+    return nf_lp_fail (g, NF_WHY_LOOP_SHAPE), null;
   if (g->n_loops == 2)
-    return nf_lp_fail (g, "the values flow through more than two loops"), null;
+    return nf_lp_fail (g, NF_WHY_LOOPS), null;
   CXCursor cond = kids[1], inc = kids[2], body = kids[3];
   CXCursor ivar = nf_lp_loop_ivar (g, kids[0]);
   if (clang_Cursor_isNull (ivar))
@@ -614,19 +612,19 @@ nf_lp_loop (struct nf_lp *g, CXCursor c)
   CXCursor cb[2];
   if ((cop != CXBinaryOperator_LT && cop != CXBinaryOperator_NE)
       || nf_ast_children (cond, cb, 2) != 2 || !nf_lp_is_ivar (g, cb[0], k))
-    return nf_lp_fail (g, "the loop's trip count is not computable"), null;
+    return nf_lp_fail (g, NF_WHY_TRIP_COUNT), null;
   CXCursor bound = nf_ast_strip_noop (cb[1]);
   if (!nf_lp_loop_step_ok (g, inc, k))
-    return nf_lp_fail (g, "an array access is not affine in the loop"), null;
+    return nf_lp_fail (g, NF_WHY_NOT_AFFINE), null;
   /* The bound: a variable not written in the region or a constant.  */
   CXCursor bd = nf_lp_var_of (bound);
   enum nf_elem be = nf_ast_elem (clang_getCursorType (bound));
   double v;
   if (be != NF_ELEM_I32 && be != NF_ELEM_I64)
-    return nf_lp_fail (g, "the loop's trip count is not computable"), null;
+    return nf_lp_fail (g, NF_WHY_TRIP_COUNT), null;
   if (clang_Cursor_isNull (bd) && !nf_ast_const (bound, &v)
       && be == NF_ELEM_NONE)
-    return nf_lp_fail (g, "the loop's trip count is not computable"), null;
+    return nf_lp_fail (g, NF_WHY_TRIP_COUNT), null;
   CXType bt = clang_getCanonicalType (clang_getCursorType (bound));
   g->loops[k].stmt = c;
   g->loops[k].bound = bound;
@@ -773,8 +771,7 @@ nf_lp_store (struct nf_lp *g, CXCursor body)
   CXCursor base = nf_lp_access_base (g, k[0], g->n_loops - 1);
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (k[0]));
   if (clang_Cursor_isNull (base) || !nf_elem_is_float (elem))
-    return nf_lp_fail (g, "a value of the region is stored outside its "
-			  "loops");
+    return nf_lp_fail (g, NF_WHY_STORED_OUTSIDE);
   g->conv_floor = nf_region_n_values (g->r);
   nf_value v = nf_lp_convert (g, nf_lp_expr (g, k[1], g->n_loops - 1), elem);
   nf_value p = nf_lp_array (g, base, g->n_loops - 1, elem);

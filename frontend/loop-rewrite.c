@@ -20,27 +20,31 @@
    1. The count (nf_lp_count_text): (size_t) (n) for an unsigned bound,
       ((n) > 0 ? (size_t) (n) : 0) for a signed one, as the plugin's
       guarded trip count.
-   2. MulRedSqrt (nf_lp_mulredsqrt_rewrite): the loop becomes
-      `(void) acc;` and sqrtf (s) in the next statement
-      nf_nrm2_f32 (x, <count>) (floats summed in double: nf_nrm2d_f32,
-      or sqrtf (nf_sumsq_f32 (x, <count>)) where the sum may be
-      reordered); the accumulator must be read nowhere else.
-   3. RMSNorm (nf_lp_rmsnorm_rewrite): the region's statements become
-      the call behind the test that y is each array read or disjoint
-      from it, with the statements as the fallback; eps is the
-      constant (as a hex float) or the text it was read from.
-   4. Elementwise loops: the array kernel (nf_lp_map_rewrite) or an
-      nf_elementwise program (nf_lp_ew_rewrite) behind the same test
-      (with n >= NF_EW_MIN_N for the program) is inserted before the
-      loop, which stays as the fallback.
-   5. The report entry (nf_lp_record): lower/'s nf_region_contract gives
-      the cost and notes, as the plugin's.
+   2. The plan: lower/'s nf_call_plan (call.h) names the callee, its
+      arguments' roles and the overlap pairs, as for the plugin; here
+      they are spelled in C: an array's text (plus the access's
+      offset), the count, a scalar as a hex float constant or the text
+      it was read from, an Elementwise program as octal escapes
+      (nf_lp_add_call), and the test that each pair is the same or
+      disjoint, with n >= min_n (nf_lp_add_guard).
+   3. MulRedSqrt (nf_lp_mulredsqrt_rewrite): the loop becomes
+      `(void) acc;` and sqrtf (s) in the next statement the plan's
+      call, nf_nrm2_f32 (x, <count>) (or, where the plan's value is
+      the sum of squares, sqrtf (nf_sumsq_f32 (x, <count>))); the
+      accumulator must be read nowhere else.
+   4. RMSNorm (nf_lp_rmsnorm_rewrite): the region's statements become
+      the call behind the test, with the statements as the fallback.
+   5. Elementwise loops, array kernels and nf_elementwise programs
+      alike (nf_lp_loop_rewrite): the call behind its test is inserted
+      before the loop, which stays as the fallback.
+   The report entry (nf_lp_record): lower/'s nf_region_contract gives
+   the cost and notes, as the plugin's; an Elementwise program's cost is
+   the plan's.
 
    Every text is built on the heap to the size it needs (nf_lp_str):
    nothing the source writes is cut short.
 
-   Limitations: the callee choice is the plugin's, copied; the texts of
-   arrays, bounds and eps are the source's, evaluated again by the call
+   Limitations: the texts of arrays, bounds and eps are the source's, evaluated again by the call
    and the test (the builder refused those with side effects).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
@@ -146,7 +150,7 @@ nf_lp_count_text (const nf_tool *t, const struct nf_lp_loop *l, char **bound,
   return !c.oom;
 }
 
-/* Step 5: record in the report the loop region of match M, rewritten
+/* Record in the report the loop region of match M, rewritten
    into a call of CALLEE on ELEM data the loop summed in ACCUM (WEIGHTED
    and MAP as for nf_region_contract): live-ins INS (N_INS of them), the
    one live-out OUT, reducing dimension 0, from LINE:COLUMN to END's last
@@ -179,36 +183,219 @@ nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
   nf_record_region (t, &d, s->function, line, column, m);
 }
 
-/* --- Step 2: MulRedSqrt.  --- */
+/* --- Step 2: the plan (lower/call.h) spelled in C.  --- */
 
-/* The L2-norm kernel for ELEM data the loop summed in ACCUM: the root
-   of a sum in the element type is nf_nrm2_*; floats summed in double
-   are nf_nrm2d_f32 (*SUMSQ false), or where the compiler may reorder
-   the sum anyway (ASSOCIATIVE) sqrt (nf_sumsq_f32 ()) (*SUMSQ true), as
-   doubles summed in long double are always.  When there is none,
-   returns NULL with the reason in *WHY.  */
+/* Plan into *C the call of the match M of G under the flags of S's
+   tool.  Returns NULL, or the reason no call stands for M.  */
 static const char *
-nf_lp_norm_callee (enum nf_elem elem, enum nf_elem accum, bool associative,
-		   bool *sumsq, const char **why)
+nf_lp_plan (const struct nf_lp_scan *s, const struct nf_lp *g,
+	    const nf_match *m, nf_call *c)
 {
-  *sumsq = accum != elem;
-  if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
-    return *why = "no fused L2 norm for this element type", NULL;
-  if (*sumsq && !(elem == NF_ELEM_F32 && accum == NF_ELEM_F64)
-      && !(elem == NF_ELEM_F64 && accum == NF_ELEM_F80))
-    return *why = "no fused L2 norm for this accumulator type", NULL;
-  /* Floats summed in double, the root in double: the plain loop is a
-     double sum of exact squares, which nf_sumsq_f32 sums in another
-     order, not always as well; nf_nrm2d_f32 sums them without error (as
-     the plugin does).  Where the compiler may reorder the loop's sum
-     anyway, the fast one.  */
-  if (*sumsq && elem == NF_ELEM_F32 && !associative)
-    *sumsq = false;
-  return *sumsq ? (elem == NF_ELEM_F32 ? "nf_sumsq_f32" : "nf_sumsq_f64")
-	 : elem == NF_ELEM_F32
-	   ? (accum == NF_ELEM_F64 ? "nf_nrm2d_f32" : "nf_nrm2_f32")
-	   : "nf_nrm2_f64";
+  nf_call_flags flags = { s->t->fast_math, s->t->associative_math };
+  return nf_call_plan (g->r, m, &flags, c);
 }
+
+/* Append to B the address of the first element the LOAD or STORE V of
+   G accesses: its array's text, plus the access's offset.  */
+static void
+nf_lp_add_address (struct nf_lp_str *b, const struct nf_lp *g, nf_value v)
+{
+  const char *base = nf_lp_array_text (g, nf_access_base (g->r, v));
+  long long off = (long long) nf_access_offset (g->r, v);
+  if (off == 0)
+    nf_lp_str_add (b, "%s", base);
+  else
+    nf_lp_str_add (b, "((%s) + %lld)", base, off);
+}
+
+/* The text of nf_lp_add_address (a new string), or NULL when out of
+   memory.  */
+static char *
+nf_lp_address (const struct nf_lp *g, nf_value v)
+{
+  struct nf_lp_str b = { 0 };
+  nf_lp_add_address (&b, g, v);
+  return b.s;
+}
+
+/* The text of the parameter V of G, as the source reads it: a member
+   s->eps, a variable, or the expression V was built from; NULL when it
+   has none.  The caller frees it.  */
+static char *
+nf_lp_param_text (const nf_tool *t, const struct nf_lp *g, nf_value v)
+{
+  for (int i = 0; i < g->n_leaves; i++)
+    if (g->leaves[i].param == v)
+      return strdup (g->leaves[i].text);
+  for (int i = 0; i < g->n_vars; i++)
+    if (g->vparam[i] && g->vval[i] == v)
+      {
+	CXString sp = clang_getCursorSpelling (g->vdecl[i]);
+	const char *name = clang_getCString (sp);
+	char *text = name && *name ? strdup (name) : NULL;
+	clang_disposeString (sp);
+	return text;
+      }
+  CXCursor c = nf_lp_cursor (g, v);
+  if (clang_Cursor_isNull (c))
+    return NULL;
+  return nf_lp_text (t, nf_ast_begin (c), nf_ast_end (c));
+}
+
+/* Append to B the scalar argument V of G converted to ELEM (0 for
+   NF_NO_VALUE): a constant as a hex float, a parameter as the text it
+   was read from.  Returns false when V has no text (it is computed
+   inside the region).  */
+static bool
+nf_lp_add_scalar (struct nf_lp_str *b, const nf_tool *t, const struct nf_lp *g,
+		  nf_value v, enum nf_elem elem)
+{
+  const char *ft = elem == NF_ELEM_F64 ? "double" : "float";
+  if (v == NF_NO_VALUE)
+    {
+      nf_lp_str_add (b, "0");
+      return true;
+    }
+  if (nf_op (g->r, v) == NF_OP_CONST)
+    {
+      nf_lp_str_add (b, "(%s) %a", ft, nf_const_value (g->r, v));
+      return true;
+    }
+  if (nf_op (g->r, v) != NF_OP_PARAM)
+    return false;
+  char *text = nf_lp_param_text (t, g, v);
+  if (text)
+    nf_lp_str_add (b, "(%s) (%s)", ft, text);
+  free (text);
+  return text != NULL;
+}
+
+/* Append to B the argument A of the call C of G, COUNT its trip count.
+   Returns false when it has no text here.  */
+static bool
+nf_lp_add_arg (struct nf_lp_str *b, const nf_tool *t, const struct nf_lp *g,
+	       const nf_call *c, const nf_call_arg *a, const char *count)
+{
+  switch (a->role)
+    {
+    case NF_ROLE_Y:
+    case NF_ROLE_X:
+    case NF_ROLE_W:
+      if (a->value == NF_NO_VALUE)
+	nf_lp_str_add (b, "0");
+      else
+	nf_lp_add_address (b, g, a->value);
+      return true;
+    case NF_ROLE_N:
+      nf_lp_str_add (b, "%s", count);
+      return true;
+    case NF_ROLE_PROG:
+      /* Octal escapes of at most three digits: none runs into the
+	 next.  */
+      nf_lp_str_add (b, "(const unsigned char *) \"");
+      for (int i = 0; i < c->ew.len; i++)
+	nf_lp_str_add (b, "\\%03o", c->ew.prog[i]);
+      nf_lp_str_add (b, "\"");
+      return true;
+    case NF_ROLE_EPS:
+    case NF_ROLE_SCALAR:
+      return nf_lp_add_scalar (b, t, g, a->value, a->elem);
+    }
+  NF_ASSERT (false, "a call argument with no C spelling");
+  return false;
+}
+
+/* Append to B the call C of G on COUNT elements, "callee (args)".
+   Returns false when an argument has no text here.  */
+static bool
+nf_lp_add_call (struct nf_lp_str *b, const nf_tool *t, const struct nf_lp *g,
+		const nf_call *c, const char *count)
+{
+  nf_lp_str_add (b, "%s (", c->callee);
+  for (int i = 0; i < c->nargs; i++)
+    {
+      if (i)
+	nf_lp_str_add (b, ", ");
+      if (!nf_lp_add_arg (b, t, g, c, &c->args[i], count))
+	return false;
+    }
+  nf_lp_str_add (b, ")");
+  return true;
+}
+
+/* Append to B the test that the arrays texts YS (elements of YSZ bytes)
+   and XS (XSZ) are the same or disjoint over COUNT elements, after
+   " && " unless B is empty: the plugin's nf_loop_disjoint2.  */
+static void
+nf_lp_add_disjoint (struct nf_lp_str *b, const char *ys, int ysz,
+		    const char *xs, int xsz, const char *count)
+{
+  const char *and = b->len ? " && " : "";
+  if (ysz == xsz)
+    nf_lp_str_add (b,
+		   "%s((%s) == (%s) || (%s) + %s <= (%s) || (%s) + %s <= (%s))",
+		   and, ys, xs, ys, count, xs, xs, count, ys);
+  else
+    nf_lp_str_add (b,
+		   "%s((const void *) (%s) == (const void *) (%s)"
+		   " || (const char *) ((%s) + %s) <= (const char *) (%s)"
+		   " || (const char *) ((%s) + %s) <= (const char *) (%s))",
+		   and, ys, xs, ys, count, xs, xs, count, ys);
+}
+
+/* The size in bytes of an element of the array the access V of G
+   reads or writes.  */
+static int
+nf_lp_elem_size (const struct nf_lp *g, nf_value v)
+{
+  enum nf_elem elem = nf_value_type (g->r, nf_access_base (g->r, v)).elem;
+  return elem == NF_ELEM_F64 ? 8 : elem == NF_ELEM_F16 ? 2 : 4;
+}
+
+/* Append to B the run-time test under which the call C of G on COUNT
+   elements is the code's: each pair of C's overlaps the same elements
+   (the same text: in place) or disjoint, and COUNT at least C's
+   min_n; "1" when nothing is to test.  */
+static void
+nf_lp_add_guard (struct nf_lp_str *b, const struct nf_lp *g, const nf_call *c,
+		 const char *count)
+{
+  struct nf_lp_str ok = { 0 };
+  for (int i = 0; i < c->n_overlaps; i++)
+    {
+      nf_value st = c->overlaps[i].store, ld = c->overlaps[i].load;
+      char *ys = nf_lp_address (g, st), *ls = nf_lp_address (g, ld);
+      if (!ys || !ls)
+	ok.oom = true;
+      else if (strcmp (ys, ls) != 0)
+	nf_lp_add_disjoint (&ok, ys, nf_lp_elem_size (g, st), ls,
+			    nf_lp_elem_size (g, ld), count);
+      free (ys);
+      free (ls);
+    }
+  if (c->min_n)
+    nf_lp_str_add (&ok, "%s%s >= %u", ok.len ? " && " : "", count, c->min_n);
+  nf_lp_str_add (b, "%s", ok.len ? nf_lp_str_get (&ok) : "1");
+  b->oom |= ok.oom;
+  free (ok.s);
+}
+
+/* The texts of the arrays the call C of G stores and reads, in its
+   parameters' order, into INS (at most NF_CALL_MAX_ARGS), for the
+   report: returns their number.  */
+static int
+nf_lp_call_arrays (const struct nf_lp *g, const nf_call *c, const char **ins)
+{
+  int n = 0;
+  for (int i = 0; i < c->nargs; i++)
+    if ((c->args[i].role == NF_ROLE_Y || c->args[i].role == NF_ROLE_X)
+	&& c->args[i].value != NF_NO_VALUE)
+      ins[n++]
+	= nf_lp_array_text (g, nf_access_base (g->r, c->args[i].value));
+  return n;
+}
+
+/* --- Step 3: MulRedSqrt.  --- */
 
 /* Whether CALL, the norm's call, is inside the statement right after
    SPAN's loop and holds every read of G's accumulator after the loop:
@@ -231,14 +418,14 @@ nf_lp_norm_call_alone (const struct nf_lp_scan *s, const struct nf_lp *g,
 	 && clang_getCursorKind (call) == CXCursor_CallExpr;
 }
 
-/* The edits of the MulRedSqrt of G whose root is CALL, calling CALLEE
-   on XS and COUNT (in place of CALL's argument when SUMSQ), as one
-   group.  Returns NULL, or the reason they were refused.  */
+/* The edits of the MulRedSqrt of G whose root is CALL into the call C
+   on COUNT elements (in place of CALL's argument when C's value is the
+   sum of squares), as one group.  Returns NULL, or the reason they
+   were refused.  */
 static const char *
 nf_lp_mulredsqrt_edits (struct nf_lp_scan *s, const struct nf_lp *g,
-			CXCursor call, const struct nf_lp_span *span,
-			const char *callee, bool sumsq, const char *xs,
-			const char *count)
+			const nf_call *c, CXCursor call,
+			const struct nf_lp_span *span, const char *count)
 {
   nf_tool *t = s->t;
   struct nf_lp_str gone = { 0 }, kernel = { 0 };
@@ -247,11 +434,12 @@ nf_lp_mulredsqrt_edits (struct nf_lp_scan *s, const struct nf_lp *g,
   nf_lp_str_add (&gone, "(void) %s; /* neuronfuse: loop outlined below */",
 		 clang_getCString (an));
   clang_disposeString (an);
-  /* The root's call (or, summed, its argument) becomes the kernel's.  */
-  CXCursor at = sumsq ? clang_Cursor_getArgument (call, 0) : call;
-  nf_lp_str_add (&kernel, "%s (%s, %s)", callee, xs, count);
+  CXCursor at
+    = c->value == NF_CALL_SUMSQ ? clang_Cursor_getArgument (call, 0) : call;
   const char *why = NULL;
-  if (gone.oom || kernel.oom)
+  if (!nf_lp_add_call (&kernel, t, g, c, count))
+    why = NF_WHY_INPUT_INSIDE;
+  else if (gone.oom || kernel.oom)
     why = nf_lp_rewrite_oom (s);
   else
     {
@@ -275,29 +463,29 @@ nf_lp_mulredsqrt_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
 {
   nf_tool *t = s->t;
   const nf_region *r = g->r;
-  enum nf_elem elem = nf_value_type (r, m->input).elem;
-  const char *xs = nf_lp_array_text (g, nf_access_base (r, m->input));
-  bool sumsq;
-  const char *why = NULL;
-  const char *callee
-    = nf_lp_norm_callee (elem, m->accum, t->associative_math, &sumsq, &why);
-  if (!callee)
+  nf_call c;
+  const char *why = nf_lp_plan (s, g, m, &c);
+  if (why)
     return why;
-  if (!nf_lp_noted_first (g, m->result)
-      || (nf_value_n_uses (r, m->result) == 0
-	  && !nf_value_escapes (r, m->result)))
-    return "the norm is not used after the loop";
+  /* The root's call, where the rewrite puts the kernel's.  */
+  bool live = nf_lp_noted_first (g, m->result)
+	      && (nf_value_n_uses (r, m->result) > 0
+		  || nf_value_escapes (r, m->result));
+  if ((why = nf_call_result_live (&c, live)))
+    return why;
   char *bound, *count;
   if (!nf_lp_count_text (t, &g->loops[0], &bound, &count))
     why = nf_lp_rewrite_oom (s);
   else
-    why = nf_lp_mulredsqrt_edits (s, g, nf_lp_cursor (g, m->result), span,
-				  callee, sumsq, xs, count);
+    why = nf_lp_mulredsqrt_edits (s, g, &c, nf_lp_cursor (g, m->result), span,
+				  count);
   if (!why)
     {
       span->last = span->first + 1;
-      const char *ins[2] = { xs, bound };
-      nf_lp_record (s, m, callee, elem, m->accum, false, false, ins, 2, "norm",
+      const char *ins[2]
+	= { nf_lp_array_text (g, nf_access_base (r, m->input)), bound };
+      nf_lp_record (s, m, c.callee, nf_value_type (r, m->input).elem,
+		    m->accum, false, false, ins, 2, "norm",
 		    span->stmts[span->last], span->line, span->column, -1, 0);
     }
   free (bound);
@@ -305,100 +493,30 @@ nf_lp_mulredsqrt_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
   return why;
 }
 
-/* --- Step 3: RMSNorm.  --- */
+/* --- Step 4: RMSNorm.  --- */
 
-/* Why the RMSNorm M of G, whose result STORE stores, of ELEM data, has
-   no kernel call, or NULL.  */
-static const char *
-nf_lp_rmsnorm_check (const struct nf_lp *g, const nf_match *m, nf_value store,
-		     enum nf_elem elem)
-{
-  const nf_region *r = g->r;
-  nf_value stored
-    = store != NF_NO_VALUE ? nf_op_operand (r, store, 0) : NF_NO_VALUE;
-  if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64 && elem != NF_ELEM_F16)
-    return "no fused RMSNorm for this element type";
-  if (stored == NF_NO_VALUE || nf_value_type (r, stored).rank != 1)
-    return "the normalised values are not stored";
-  if (nf_value_type (r, stored).elem != elem
-      || (m->weight != NF_NO_VALUE
-	  && nf_value_type (r, m->weight).elem != elem))
-    return "the arrays have different element types";
-  if (g->ret != NF_NO_VALUE)
-    return "a value computed in the region is used after it";
-  if (nf_op (r, m->eps) != NF_OP_CONST && nf_op (r, m->eps) != NF_OP_PARAM)
-    return "an input of the region is computed inside it";
-  return NULL;
-}
-
-/* Append to B the text of M's eps (a constant or a parameter of G) as
-   the kernel's argument of type FT: a constant as a hex float, a
-   parameter as the text it was read from.  */
-static void
-nf_lp_add_eps (struct nf_lp_str *b, const nf_tool *t, const struct nf_lp *g,
-	       const nf_match *m, const char *ft)
-{
-  const nf_region *r = g->r;
-  if (nf_op (r, m->eps) == NF_OP_CONST)
-    {
-      nf_lp_str_add (b, "(%s) %a", ft, nf_const_value (r, m->eps));
-      return;
-    }
-  CXCursor ec = nf_lp_cursor (g, m->eps);
-  char *et = nf_lp_text (t, nf_ast_begin (ec), nf_ast_end (ec));
-  if (et)
-    nf_lp_str_add (b, "(%s) (%s)", ft, et);
-  else
-    b->oom = true;
-  free (et);
-}
-
-/* Append to B the test that the stored range YS is each loaded range of
-   G or disjoint from it, over COUNT elements ("1" when nothing is
-   loaded).  */
-static void
-nf_lp_add_rmsnorm_overlap (struct nf_lp_str *b, const struct nf_lp *g,
-			   const char *ys, const char *count)
-{
-  const nf_region *r = g->r;
-  bool any = false;
-  for (nf_value ld = 0; ld < nf_region_n_values (r); ld++)
-    if (nf_op (r, ld) == NF_OP_LOAD)
-      {
-	const char *ls = nf_lp_array_text (g, nf_access_base (r, ld));
-	nf_lp_str_add (b,
-		       "%s((%s) == (%s) || (%s) + %s <= (%s) "
-		       "|| (%s) + %s <= (%s))",
-		       any ? "\n\t && " : "", ys, ls, ys, count, ls, ls, count,
-		       ys);
-	any = true;
-      }
-  if (!any)
-    nf_lp_str_add (b, "1");
-}
-
-/* The text replacing the RMSNorm M of G in SPAN, of ELEM data, storing
-   to YS, reading XS and WS: the call of CALLEE on COUNT elements behind
-   the overlap test, the original statements as the fallback.  NULL when
-   out of memory.  */
+/* The text replacing SPAN, the RMSNorm of G: the call C on COUNT
+   elements behind its test, the original statements as the fallback.
+   NULL with *WHY set when the call has no text here, or out of memory
+   (*WHY NULL).  */
 static char *
-nf_lp_rmsnorm_text (const nf_tool *t, const struct nf_lp *g, const nf_match *m,
-		    const struct nf_lp_span *span, enum nf_elem elem,
-		    const char *callee, const char *ys, const char *xs,
-		    const char *ws, const char *count)
+nf_lp_rmsnorm_text (const nf_tool *t, const struct nf_lp *g, const nf_call *c,
+		    const struct nf_lp_span *span, const char *count,
+		    const char **why)
 {
   struct nf_lp_str b = { 0 };
   char *orig = nf_lp_text (t, span->begin, span->end);
+  *why = NULL;
   if (!orig)
     return NULL;
   nf_lp_str_add (&b, "if (");
-  nf_lp_add_rmsnorm_overlap (&b, g, ys, count);
-  nf_lp_str_add (&b, ")\n    { %s (%s, %s, %s, %s, ", callee, ys, xs, ws,
-		 count);
-  nf_lp_add_eps (&b, t, g, m, elem == NF_ELEM_F64 ? "double" : "float");
-  nf_lp_str_add (&b, "); }\n  else\n    {\n  %s\n    }", orig);
+  nf_lp_add_guard (&b, g, c, count);
+  nf_lp_str_add (&b, ")\n    { ");
+  if (!nf_lp_add_call (&b, t, g, c, count))
+    *why = NF_WHY_INPUT_INSIDE;
+  nf_lp_str_add (&b, "; }\n  else\n    {\n  %s\n    }", orig);
   free (orig);
-  if (b.oom)
+  if (b.oom || *why)
     {
       free (b.s);
       return NULL;
@@ -408,28 +526,22 @@ nf_lp_rmsnorm_text (const nf_tool *t, const struct nf_lp *g, const nf_match *m,
 
 const char *
 nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
-		       nf_value store, const struct nf_lp_span *span)
+		       const struct nf_lp_span *span)
 {
   nf_tool *t = s->t;
   const nf_region *r = g->r;
-  enum nf_elem elem = nf_value_type (r, m->input).elem;
-  const char *xs = nf_lp_array_text (g, nf_access_base (r, m->input));
-  const char *why = nf_lp_rmsnorm_check (g, m, store, elem);
+  nf_call c;
+  const char *why = nf_lp_plan (s, g, m, &c);
   if (why)
     return why;
-  const char *ys = nf_lp_array_text (g, nf_access_base (r, store));
-  const char *ws = m->weight != NF_NO_VALUE
-		     ? nf_lp_array_text (g, nf_access_base (r, m->weight))
-		     : "0";
-  const char *callee = elem == NF_ELEM_F32   ? "nf_rmsnorm_f32"
-		       : elem == NF_ELEM_F64 ? "nf_rmsnorm_f64"
-					     : "nf_rmsnorm_f16";
+  if (g->ret != NF_NO_VALUE)
+    return NF_WHY_USED_AFTER;
   char *bound, *count, *rep = NULL;
   if (nf_lp_count_text (t, &g->loops[0], &bound, &count))
-    rep = nf_lp_rmsnorm_text (t, g, m, span, elem, callee, ys, xs, ws, count);
-  if (!rep)
+    rep = nf_lp_rmsnorm_text (t, g, &c, span, count, &why);
+  if (!rep && !why)
     why = nf_lp_rewrite_oom (s);
-  else
+  else if (rep)
     {
       nf_edits_begin (t->edits);
       nf_edits_add (t->edits, span->begin, span->end, rep);
@@ -438,8 +550,15 @@ nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
     }
   if (!why)
     {
-      const char *ins[5] = { ys, xs, ws, bound, "eps" };
-      nf_lp_record (s, m, callee, elem, g->acc_f16 ? NF_ELEM_F16 : m->accum,
+      const char *ys = nf_lp_array_text (g, nf_access_base (r, c.store));
+      const char *ins[5]
+	= { ys, nf_lp_array_text (g, nf_access_base (r, m->input)),
+	    m->weight != NF_NO_VALUE
+	      ? nf_lp_array_text (g, nf_access_base (r, m->weight))
+	      : "0",
+	    bound, "eps" };
+      nf_lp_record (s, m, c.callee, nf_value_type (r, m->input).elem,
+		    g->acc_f16 ? NF_ELEM_F16 : m->accum,
 		    m->weight != NF_NO_VALUE, false, ins, 5, ys,
 		    span->stmts[span->last], span->line, span->column, -1, 0);
     }
@@ -449,61 +568,29 @@ nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
   return why;
 }
 
-/* --- Step 4: elementwise loops.  --- */
+/* --- Step 5: elementwise loops.  --- */
 
-/* Append to B the overlap test of the arrays texts YS (elements of YSZ
-   bytes) and XS (XSZ) over COUNT elements, after " && " unless B is
-   empty: y == x, or disjoint, as the plugin's nf_loop_disjoint2.  */
-static void
-nf_lp_add_disjoint (struct nf_lp_str *b, const char *ys, int ysz,
-		    const char *xs, int xsz, const char *count)
-{
-  const char *and = b->len ? " && " : "";
-  if (ysz == xsz)
-    nf_lp_str_add (b,
-		   "%s((%s) == (%s) || (%s) + %s <= (%s) || (%s) + %s <= (%s))",
-		   and, ys, xs, ys, count, xs, xs, count, ys);
-  else
-    nf_lp_str_add (b,
-		   "%s((const void *) (%s) == (const void *) (%s)"
-		   " || (const char *) ((%s) + %s) <= (const char *) (%s)"
-		   " || (const char *) ((%s) + %s) <= (const char *) (%s))",
-		   and, ys, xs, ys, count, xs, xs, count, ys);
-}
-
-/* The elementwise loop of G matched as M (the STORE STORE): the
-   call to the array kernel behind the plugin's overlap test, inserted
-   before the loop, which stays (with the scalar pass's rewrite inside)
-   as the fallback:
-     if (y == x || disjoint) { nf_expm1_f32 (y, x, n); } else
-     for (...) y[i] = expm1f (x[i]) + 0.0f;  */
-const char *
-nf_lp_map_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
-		   nf_value store, const struct nf_lp_span *span)
+/* Insert before SPAN's loop, the elementwise loop of G, the call C on
+   COUNT elements behind its test, the loop staying as the fallback:
+     if (<test>)
+       { nf_expm1_f32 (y, x, <count>); }
+     else
+     for (...) y[i] = expm1f (x[i]) + 0.0f;
+   Returns NULL, or the reason it is not.  */
+static const char *
+nf_lp_insert_call (struct nf_lp_scan *s, const struct nf_lp *g,
+		   const nf_call *c, const struct nf_lp_span *span,
+		   const char *count)
 {
   nf_tool *t = s->t;
-  const nf_region *r = g->r;
-  enum nf_elem elem = nf_value_type (r, m->input).elem;
-  if (elem != NF_ELEM_F32 && elem != NF_ELEM_F64)
-    return "no array kernel for this element type";
-  /* As the plugin's loop pass (lower/'s choice).  */
-  const char *callee = nf_map_callee (m, elem, t->fast_math);
-  if (span->used_after)
-    return span->used_after;
-  const char *ys = nf_lp_array_text (g, nf_access_base (r, store));
-  const char *xs = nf_lp_array_text (g, nf_access_base (r, m->input));
-  const char *why = NULL;
-  char *bound, *count;
   struct nf_lp_str text = { 0 };
-  if (nf_lp_count_text (t, &g->loops[0], &bound, &count))
-    {
-      nf_lp_str_add (
-	&text,
-	"if ((%s) == (%s) || (%s) + %s <= (%s) || (%s) + %s <= (%s))\n"
-	"    { %s (%s, %s, %s); }\n  else\n  ",
-	ys, xs, ys, count, xs, xs, count, ys, callee, ys, xs, count);
-    }
-  if (!count || text.oom)
+  const char *why = NULL;
+  nf_lp_str_add (&text, "if (");
+  nf_lp_add_guard (&text, g, c, count);
+  nf_lp_str_add (&text, ")\n    { ");
+  if (!nf_lp_add_call (&text, t, g, c, count))
+    why = NF_WHY_INPUT_INSIDE;
+  else if (nf_lp_str_add (&text, "; }\n  else\n  "), text.oom)
     why = nf_lp_rewrite_oom (s);
   else
     {
@@ -512,177 +599,42 @@ nf_lp_map_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
       if (!nf_edits_commit (t->edits))
 	why = "the region overlaps another rewritten region";
     }
-  if (!why)
-    {
-      const char *ins[3] = { ys, xs, bound };
-      nf_lp_record (s, m, callee, elem, elem, false, true, ins, 3, ys,
-		    span->stmts[span->first], span->line, span->column, -1, 0);
-    }
   free (text.s);
-  free (bound);
-  free (count);
   return why;
 }
 
-/* The size in bytes of an element of ELEM (float or double arrays).  */
-static int
-nf_lp_elem_size (enum nf_elem elem)
-{
-  return elem == NF_ELEM_F64 ? 8 : elem == NF_ELEM_F16 ? 2 : 4;
-}
-
-/* Append to B the scalar value V of G as a double argument, (double)
-   (<text>): a parameter of the region, a member s->eps read or a
-   variable.  Returns false when V has no text (it is computed inside
-   the region).  */
-static bool
-nf_lp_add_scalar (struct nf_lp_str *b, const struct nf_lp *g, nf_value v)
-{
-  if (v < 0 || nf_op (g->r, v) != NF_OP_PARAM)
-    return false;
-  for (int i = 0; i < g->n_leaves; i++)
-    if (g->leaves[i].param == v)
-      {
-	nf_lp_str_add (b, ", (double) (%s)", g->leaves[i].text);
-	return true;
-      }
-  for (int i = 0; i < g->n_vars; i++)
-    if (g->vparam[i] && g->vval[i] == v)
-      {
-	CXString sp = clang_getCursorSpelling (g->vdecl[i]);
-	const char *name = clang_getCString (sp);
-	bool named = name && *name;
-	if (named)
-	  nf_lp_str_add (b, ", (double) (%s)", name);
-	clang_disposeString (sp);
-	return named;
-      }
-  return false;
-}
-
-/* The plugin's nf_loop_record's cost of the Elementwise M of R: per
-   element an exp, log, expm1 or log1p 20 flops, other ops one.  */
-static double
-nf_lp_ew_flops (const nf_region *r, const nf_match *m)
-{
-  double flops = 0;
-  for (int i = 0; i < nf_cluster_size (m->cluster); i++)
-    {
-      enum nf_opcode op = nf_op (r, nf_cluster_op (m->cluster, i));
-      flops += op == NF_OP_EXPM1 || op == NF_OP_LOG1P || op == NF_OP_EXP
-		   || op == NF_OP_LOG
-		 ? 20
-	       : op == NF_OP_BROADCAST ? 0
-				       : 1;
-    }
-  return flops;
-}
-
-/* Append to B the call nf_elementwise (y, x0, x1, n, prog, s0..s3) of
-   EW for the region of G storing with STORE, behind its test (see
-   nf_lp_ew_rewrite), the arrays' texts in XS[2] ("0" for those EW does
-   not read), COUNT elements.  Returns false when a scalar of EW has no
-   text.  */
-static bool
-nf_lp_add_ew_call (struct nf_lp_str *b, const struct nf_lp *g, nf_value store,
-		   const nf_ew_call *ew, const char **xs, const char *count)
-{
-  const nf_region *r = g->r;
-  nf_value yb = nf_access_base (r, store);
-  const char *ys = nf_lp_array_text (g, yb);
-  int ysz = nf_lp_elem_size (nf_value_type (r, yb).elem);
-  struct nf_lp_str ok = { 0 };
-  for (int i = 0; i < ew->n_inputs; i++)
-    {
-      nf_value xb = nf_access_base (r, ew->inputs[i]);
-      xs[i] = nf_lp_array_text (g, xb);
-      /* In place (the same text): y == x, which needs no test.  */
-      if (strcmp (xs[i], ys) != 0)
-	nf_lp_add_disjoint (&ok, ys, ysz, xs[i],
-			    nf_lp_elem_size (nf_value_type (r, xb).elem),
-			    count);
-    }
-  nf_lp_str_add (
-    b,
-    "if (%s%s%s >= %d)\n"
-    "    { nf_elementwise (%s, %s, %s, %s, (const unsigned char *) "
-    "\"",
-    nf_lp_str_get (&ok), ok.len ? " && " : "", count, NF_EW_MIN_N, ys, xs[0],
-    xs[1], count);
-  b->oom |= ok.oom;
-  free (ok.s);
-  /* The program's bytes, as octal escapes.  */
-  for (int i = 0; i < ew->len; i++)
-    nf_lp_str_add (b, "\\%03o", ew->prog[i]);
-  nf_lp_str_add (b, "\"");
-  for (int i = 0; i < 4; i++)
-    if (i >= ew->n_scalars)
-      nf_lp_str_add (b, ", 0");
-    else if (!nf_lp_add_scalar (b, g, ew->scalars[i]))
-      return false;
-  nf_lp_str_add (b, "); }\n  else\n  ");
-  return true;
-}
-
-/* The elementwise loop of G matched as the Elementwise M (the store
-   STORE): the call nf_elementwise (y, x0, x1, n, prog, s0..s3) of the
-   program lower/ writes (nf_ew_lower), behind the plugin's overlap test
-   of y against each input and its n >= NF_EW_MIN_N, inserted before the
-   loop, which stays as the fallback:
-     if (<y vs x0> && <y vs x1> && <count> >= 64)
-       { nf_elementwise (y, x, 0, <count>, (const unsigned char *)
-			 "\ooo...", (double) (alpha), 0, 0, 0); }
-     else
-     for (...) y[i] = x[i] > 0 ? x[i] : alpha * (expm1f (x[i]) + 0.0f);
-   The program's bytes are octal escapes (at most three digits: none
-   runs into the next).  The reasons are the plugin's
-   nf_loop_check_ew's.  */
 const char *
-nf_lp_ew_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
-		  nf_value store, const struct nf_lp_span *span)
+nf_lp_loop_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
+		    const struct nf_lp_span *span)
 {
   nf_tool *t = s->t;
   const nf_region *r = g->r;
-  enum nf_elem elem = nf_value_type (r, m->input).elem;
-  nf_ew_call ew;
-  const char *why = nf_ew_lower (r, m, store, t->fast_math, &ew);
+  const struct nf_lp_loop *l0 = &g->loops[0];
+  nf_call c;
+  const char *why = nf_lp_plan (s, g, m, &c);
   if (why)
     return why;
-  const struct nf_lp_loop *l0 = &g->loops[0];
-  if (l0->extent >= 0 && l0->extent < NF_EW_MIN_N)
-    return "the loop runs too few times for a call to pay";
+  if (c.min_n && l0->extent >= 0 && l0->extent < (long long) c.min_n)
+    return NF_WHY_TOO_SHORT;
   if (span->used_after)
     return span->used_after;
   char *bound, *count;
-  const char *xs[2] = { "0", "0" };
-  struct nf_lp_str text = { 0 };
   if (!nf_lp_count_text (t, l0, &bound, &count))
     why = nf_lp_rewrite_oom (s);
-  else if (!nf_lp_add_ew_call (&text, g, store, &ew, xs, count))
-    why = "an input of the region is computed inside it";
-  else if (text.oom)
-    why = nf_lp_rewrite_oom (s);
   else
-    {
-      nf_edits_begin (t->edits);
-      nf_edits_add (t->edits, span->begin, span->begin, text.s);
-      if (!nf_edits_commit (t->edits))
-	why = "the region overlaps another rewritten region";
-    }
+    why = nf_lp_insert_call (s, g, &c, span, count);
   if (!why)
     {
-      /* The plugin's nf_loop_record: y, the arrays read, n; each array
-	 read once, y written.  */
-      const char *ys = nf_lp_array_text (g, nf_access_base (r, store));
-      const char *ins[4] = { ys, xs[0], xs[1], bound };
-      int n_ins = 1 + ew.n_inputs;
+      /* y, the arrays read, n.  */
+      const char *ins[NF_CALL_MAX_ARGS + 1];
+      int n_ins = nf_lp_call_arrays (g, &c, ins);
       ins[n_ins++] = bound;
-      nf_lp_record (
-	s, m, "nf_elementwise", elem, elem, m->weight != NF_NO_VALUE, false,
-	ins, n_ins, ys, span->stmts[span->first], span->line, span->column,
-	nf_lp_ew_flops (r, m), (n_ins - 1) * (elem == NF_ELEM_F32 ? 4.0 : 8.0));
+      bool ew = m->kind == NF_KIND_ELEMENTWISE;
+      enum nf_elem elem = nf_value_type (r, m->input).elem;
+      nf_lp_record (s, m, c.callee, elem, elem, ew && m->weight != NF_NO_VALUE,
+		    !ew, ins, (size_t) n_ins, ins[0], span->stmts[span->first],
+		    span->line, span->column, c.flops, c.bytes);
     }
-  free (text.s);
   free (bound);
   free (count);
   return why;

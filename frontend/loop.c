@@ -204,7 +204,7 @@ nf_lp_build_norm (struct nf_lp *g, bool exits, struct nf_lp_span *span,
   CXCursor *stmts = span->stmts;
   int i = span->first;
   if (exits)
-    nf_lp_fail (g, "the loop has more than one exit");
+    nf_lp_fail (g, NF_WHY_EXITS);
   CXCursor body = nf_lp_loop (g, stmts[i]);
   CXCursor prev = i > 0 ? stmts[i - 1] : clang_getNullCursor ();
   g->reduce = clang_Cursor_isNull (body) ? NF_NO_VALUE
@@ -273,31 +273,24 @@ nf_lp_norm_escapes (const struct nf_lp_scan *s, struct nf_lp *g,
 	  struct nf_lp_refs refs = { g->loops[k].ivar, span->end, 0, 0 };
 	  clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
 	  if (refs.n > 0)
-	    g->fail = "a value computed in the region is used after it";
+	    g->fail = NF_WHY_USED_AFTER;
 	}
     }
 }
 
-/* Step 4: why the norm region M of G, whose second loop stores with
-   STORE, cannot be replaced by a call where SPAN says it is: it stores
+/* Step 4: why the norm region M of G cannot be replaced by a call
+   where SPAN says it is: lower/'s coverage checks (it stores
    elsewhere, a value it computes other than M's result is used after
-   it, or it starts or ends inside a macro expansion; NULL when it can.
-   An L2 norm's region ends at the norm (the rest, a loop using it,
-   stays): what comes after it is not the region's.  */
+   it), or it starts or ends inside a macro expansion; NULL when it
+   can.  */
 static const char *
-nf_lp_norm_leaves (const struct nf_lp *g, const nf_match *m, nf_value store,
+nf_lp_norm_leaves (const struct nf_lp *g, const nf_match *m,
 		   const struct nf_lp_span *span)
 {
-  const nf_region *r = g->r;
   const nf_tool *t = g->t;
-  nf_value upto
-    = m->kind == NF_KIND_MULREDSQRT ? m->result : nf_region_n_values (r) - 1;
-  for (nf_value v = 0; v <= upto; v++)
-    if (nf_op (r, v) == NF_OP_STORE && v != store)
-      return "the region stores to memory outside the idiom";
-  for (nf_value v = 0; v <= upto; v++)
-    if (nf_value_escapes (r, v) && v != m->result)
-      return "a value computed in the region is used after it";
+  const char *why = nf_call_region_covers (g->r, m);
+  if (why)
+    return why;
   /* Macros inside the region are copied verbatim into the fallback and
      their names into the call; a region starting or ending inside a
      macro expansion is not the code.  */
@@ -308,12 +301,12 @@ nf_lp_norm_leaves (const struct nf_lp *g, const nf_match *m, nf_value store,
   return NULL;
 }
 
-/* Step 4: match the built norm region G (storing with STORE) where SPAN
+/* Step 4: match the built norm region G where SPAN
    says it is and have it rewritten.  Returns true when it was (SPAN's
    last statement then the region's last); else false, with the reason
    to report (NULL: none) in *REASON and its kind in *KIND.  */
 static bool
-nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g, nf_value store,
+nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g,
 		   struct nf_lp_span *span, enum nf_kind *kind,
 		   const char **reason)
 {
@@ -329,13 +322,13 @@ nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g, nf_value store,
       return false;
     }
   *kind = m.kind;
-  *reason = nf_lp_norm_leaves (g, &m, store, span);
+  *reason = nf_lp_norm_leaves (g, &m, span);
   if (*reason)
     ;
   else if (m.kind == NF_KIND_MULREDSQRT)
     *reason = nf_lp_mulredsqrt_rewrite (s, g, &m, span);
   else
-    *reason = nf_lp_rmsnorm_rewrite (s, g, &m, store, span);
+    *reason = nf_lp_rmsnorm_rewrite (s, g, &m, span);
   nf_match_release (&m);
   return !*reason;
 }
@@ -365,12 +358,12 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
       /* Not built: worth a remark when it sums squares, as the
 	 plugin's.  */
       if (cand.square)
-	reason = g.fail ? g.fail : "the reduction is not a simple accumulation";
+	reason = g.fail ? g.fail : NF_WHY_ACCUMULATION;
     }
   else
     {
       nf_lp_norm_escapes (s, &g, &span);
-      if (nf_lp_norm_decide (s, &g, store, &span, &kind, &reason))
+      if (nf_lp_norm_decide (s, &g, &span, &kind, &reason))
 	used = span.last - i + 1;
     }
   if (reason && !s->oom)
@@ -416,7 +409,7 @@ nf_lp_loop_leaves (const struct nf_lp_scan *s, const struct nf_lp *g,
   CXCursor stmt = span->stmts[span->first];
   for (nf_value v = 0; v < nf_region_n_values (r); v++)
     if (nf_value_escapes (r, v))
-      return "a value computed in the loop is used after it";
+      return NF_WHY_LOOP_USED_AFTER;
   CXCursor kids[1];
   if (nf_ast_children (stmt, kids, 1) >= 1
       && clang_getCursorKind (kids[0]) != CXCursor_DeclStmt)
@@ -424,14 +417,14 @@ nf_lp_loop_leaves (const struct nf_lp_scan *s, const struct nf_lp *g,
       struct nf_lp_refs refs = { g->loops[0].ivar, nf_ast_end (stmt), 0, 0 };
       clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
       if (refs.n > 0)
-	return "a value computed in the loop is used after it";
+	return NF_WHY_LOOP_USED_AFTER;
     }
   for (int i = 0; i < g->n_body_vars; i++)
     {
       struct nf_lp_refs refs = { g->body_vars[i], nf_ast_end (stmt), 0, 0 };
       clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
       if (refs.n > 0)
-	return "a value computed in the loop is used after it";
+	return NF_WHY_LOOP_USED_AFTER;
     }
   size_t begin = span->begin = nf_ast_begin (stmt);
   size_t end = span->end = nf_lp_stmt_end (t, stmt);
@@ -495,7 +488,7 @@ nf_lp_try_ew (struct nf_lp_scan *s, struct nf_lp *g, nf_value store,
   if (nf_match_elementwise (g->r, store, &e))
     {
       *kind = NF_KIND_ELEMENTWISE;
-      *reason = nf_lp_ew_rewrite (s, g, &e, store, span);
+      *reason = nf_lp_loop_rewrite (s, g, &e, span);
       nf_match_release (&e);
     }
   else if (e.reason)
@@ -541,7 +534,7 @@ nf_lp_try_map (struct nf_lp_scan *s, CXCursor stmt)
       if (nf_match_map (g.r, store, &m))
 	{
 	  kind = m.kind;
-	  reason = nf_lp_map_rewrite (s, &g, &m, store, &span);
+	  reason = nf_lp_loop_rewrite (s, &g, &m, &span);
 	  nf_match_release (&m);
 	}
       else
@@ -659,27 +652,15 @@ nf_lp_unoptimized (const nf_tool *t, CXCursor fn)
   return o0;
 }
 
-static enum CXChildVisitResult
-nf_lp_function (CXCursor c, CXCursor parent, CXClientData data)
+/* The pass over the function FN, named NAME (nf_tool_function_fn).  */
+static int
+nf_lp_function (nf_tool *t, CXCursor fn, const char *name,
+		const nf_vars *vars, void *data)
 {
-  nf_tool *t = data;
-  (void) parent;
-  if (clang_getCursorKind (c) != CXCursor_FunctionDecl
-      || !clang_isCursorDefinition (c)
-      || !clang_Location_isFromMainFile (
-	clang_getRangeStart (clang_getCursorExtent (c)))
-      || nf_lp_unoptimized (t, c))
-    return CXChildVisit_Continue;
-  CXString name = clang_getCursorSpelling (c);
-  struct nf_lp_scan s
-    = { t, clang_getCString (name), c, 0, { NULL, 0, 0 }, false };
-  if (nf_vars_collect (c, &s.vars) != 0)
-    s.oom = 1;
-  else
-    clang_visitChildren (c, nf_lp_visit, &s);
-  nf_vars_free (&s.vars);
-  clang_disposeString (name);
-  return s.oom ? CXChildVisit_Break : CXChildVisit_Continue;
+  struct nf_lp_scan s = { t, name, fn, 0, vars, false };
+  (void) data;
+  clang_visitChildren (fn, nf_lp_visit, &s);
+  return s.oom ? -1 : 0;
 }
 
 int
@@ -689,8 +670,5 @@ nf_loop_run (nf_tool *t)
 	& (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT | NF_KIND_EXPM1 | NF_KIND_LOG1P
 	   | NF_KIND_ELEMENTWISE)))
     return 0;
-  return clang_visitChildren (clang_getTranslationUnitCursor (t->tu),
-			      nf_lp_function, t)
-	   ? -1
-	   : 0;
+  return nf_tool_each_function (t, nf_lp_unoptimized, nf_lp_function, NULL);
 }

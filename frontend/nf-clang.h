@@ -68,6 +68,31 @@ void nf_tool_note_callee (nf_tool *t, const char *name);
 void nf_tool_error (const nf_tool *t, size_t off, const char *fmt, ...)
   __attribute__ ((format (printf, 3, 4)));
 
+struct nf_vars;
+
+/* What a pass does with the function FN of T, named NAME, whose local
+   variables are VARS (ast.h); DATA is the pass's.  Returns 0, or -1
+   when out of memory.  */
+typedef int nf_tool_function_fn (nf_tool *t, CXCursor fn, const char *name,
+				 const struct nf_vars *vars, void *data);
+/* Whether a pass leaves the function FN of T alone.  */
+typedef bool nf_tool_skip_fn (const nf_tool *t, CXCursor fn);
+
+/* Call WORK for each function defined in the main file of T's unit, in
+   the order of the source, but those SKIP (when not NULL) says to leave
+   alone.  Returns 0, or -1 when out of memory (the walk stops there).
+
+   Each pass makes its own walk, the scalar pass's first, then the loop
+   pass's (main.c), not one walk running both on each function as the
+   plugin's pass manager does: the report lists the regions, numbers
+   them and numbers their dumps in the order they are recorded, so one
+   walk would change those of every file with regions of both passes in
+   different functions.  The edits would be the same (a function's
+   scalar edits come before its loop edits either way, and the edits of
+   two functions never overlap).  */
+int nf_tool_each_function (nf_tool *t, nf_tool_skip_fn *skip,
+			   nf_tool_function_fn *work, void *data);
+
 /* --- The passes, and the check of their output ------------------ */
 
 /* Parse OUT (OUT_LEN bytes), the rewritten text of T's input, again in

@@ -47,7 +47,7 @@ struct nf_scan
 {
   nf_tool *t;
   const char *function;
-  nf_vars vars;
+  const nf_vars *vars;
   int oom;
 };
 
@@ -188,7 +188,7 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
   size_t op_off;
   unsigned line, column;
 
-  if (!nf_ast_region_init (&g, s->function, &s->vars))
+  if (!nf_ast_region_init (&g, s->function, s->vars))
     return -1;
   nf_value anchor = nf_ast_expm1 (&g, c);
   bool ok = anchor != NF_NO_VALUE && nf_match_expm1 (g.r, anchor, &m);
@@ -285,7 +285,7 @@ nf_try_log1p (struct nf_scan *s, CXCursor c)
   nf_match m;
   unsigned line, column;
 
-  if (!nf_ast_region_init (&g, s->function, &s->vars))
+  if (!nf_ast_region_init (&g, s->function, s->vars))
     return -1;
   nf_value anchor = nf_ast_log1p (&g, c);
   if (anchor == NF_NO_VALUE)
@@ -367,25 +367,15 @@ nf_scan_visit (CXCursor c, CXCursor parent, CXClientData data)
   return s->oom ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult
-nf_function_visit (CXCursor c, CXCursor parent, CXClientData data)
+/* The pass over the function FN, named NAME (nf_tool_function_fn).  */
+static int
+nf_scalar_function (nf_tool *t, CXCursor fn, const char *name,
+		    const nf_vars *vars, void *data)
 {
-  nf_tool *t = data;
-  (void) parent;
-  if (clang_getCursorKind (c) != CXCursor_FunctionDecl
-      || !clang_isCursorDefinition (c)
-      || !clang_Location_isFromMainFile (
-	clang_getRangeStart (clang_getCursorExtent (c))))
-    return CXChildVisit_Continue;
-  CXString name = clang_getCursorSpelling (c);
-  struct nf_scan s = { t, clang_getCString (name), { NULL, 0, 0 }, 0 };
-  if (nf_vars_collect (c, &s.vars) != 0)
-    s.oom = 1;
-  else
-    clang_visitChildren (c, nf_scan_visit, &s);
-  nf_vars_free (&s.vars);
-  clang_disposeString (name);
-  return s.oom ? CXChildVisit_Break : CXChildVisit_Continue;
+  struct nf_scan s = { t, name, vars, 0 };
+  (void) data;
+  clang_visitChildren (fn, nf_scan_visit, &s);
+  return s.oom ? -1 : 0;
 }
 
 int
@@ -393,9 +383,5 @@ nf_scalar_run (nf_tool *t)
 {
   if (!(t->kinds & (NF_KIND_EXPM1 | NF_KIND_LOG1P)))
     return 0;
-  /* Break from the visitor means out of memory.  */
-  return clang_visitChildren (clang_getTranslationUnitCursor (t->tu),
-			      nf_function_visit, t)
-	   ? -1
-	   : 0;
+  return nf_tool_each_function (t, NULL, nf_scalar_function, NULL);
 }

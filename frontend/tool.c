@@ -1,7 +1,9 @@
 /* tool.c: the services of nf_tool (nf-clang.h) that the passes, the
    verifier and the driver share: whether a range of the input touches a
-   macro expansion, the list of callees the rewrite added, and the
-   "IN.c:LINE:COL: error: " message of a refused rewrite.  Here and not
+   macro expansion, the list of callees the rewrite added, the
+   "IN.c:LINE:COL: error: " message of a refused rewrite, and the walk
+   over the functions defined in the main file that each pass makes
+   (nf_tool_each_function).  Here and not
    in main.c, so that the passes depend on the tool's state only, never
    on the driver.
 
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ast.h"
 #include "nf-clang.h"
 
 bool
@@ -57,4 +60,45 @@ nf_tool_error (const nf_tool *t, size_t off, const char *fmt, ...)
   vfprintf (stderr, fmt, ap);
   va_end (ap);
   fputs (" (nothing written)\n", stderr);
+}
+
+/* The walk of nf_tool_each_function.  */
+struct nf_tool_walk
+{
+  nf_tool *t;
+  nf_tool_skip_fn *skip;
+  nf_tool_function_fn *work;
+  void *data;
+  int status; /* -1 once out of memory.  */
+};
+
+static enum CXChildVisitResult
+nf_tool_function_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_tool_walk *w = data;
+  (void) parent;
+  if (clang_getCursorKind (c) != CXCursor_FunctionDecl
+      || !clang_isCursorDefinition (c)
+      || !clang_Location_isFromMainFile (
+	clang_getRangeStart (clang_getCursorExtent (c)))
+      || (w->skip && w->skip (w->t, c)))
+    return CXChildVisit_Continue;
+  CXString name = clang_getCursorSpelling (c);
+  nf_vars vars = { NULL, 0, 0 };
+  if (nf_vars_collect (c, &vars) != 0
+      || w->work (w->t, c, clang_getCString (name), &vars, w->data) != 0)
+    w->status = -1;
+  nf_vars_free (&vars);
+  clang_disposeString (name);
+  return w->status ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+int
+nf_tool_each_function (nf_tool *t, nf_tool_skip_fn *skip,
+		       nf_tool_function_fn *work, void *data)
+{
+  struct nf_tool_walk w = { t, skip, work, data, 0 };
+  clang_visitChildren (clang_getTranslationUnitCursor (t->tu),
+		       nf_tool_function_visit, &w);
+  return w.status;
 }

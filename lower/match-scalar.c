@@ -202,15 +202,3 @@ nf_match_map (const nf_region *r, nf_value store, nf_match *m)
   m->accum = nf_value_type (r, op).elem;
   return nf_match_accept (r, m, &l);
 }
-
-const char *
-nf_map_callee (const nf_match *m, enum nf_elem elem, bool fast)
-{
-  static const char *const callees[2][2][3]
-    = { { { "nf_log1p_f64", "nf_log1p_pz_f64", "nf_log1p_f64" },
-	  { "nf_log1p_f32", "nf_log1p_pz_f32", "nf_log1p_fast_f32" } },
-	{ { "nf_expm1_f64", "nf_expm1_pz_f64", "nf_expm1_f64" },
-	  { "nf_expm1_f32", "nf_expm1_pz_f32", "nf_expm1_fast_f32" } } };
-  int variant = m->plus_zero ? 1 : fast ? 2 : 0;
-  return callees[m->kind == NF_KIND_EXPM1][elem == NF_ELEM_F32][variant];
-}

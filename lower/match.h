@@ -73,12 +73,6 @@ bool nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m);
    STORE; M->kind says which.  */
 bool nf_match_map (const nf_region *r, nf_value store, nf_match *m);
 
-/* The array kernel a map M of element type ELEM (f32 or f64) calls: the
-   _pz one where the loop keeps + 0.0 (M->plus_zero), the fast f32 one
-   when FAST (-ffast-math), else the plain one.  Both front ends call
-   this: the choice exists once.  */
-const char *nf_map_callee (const nf_match *m, enum nf_elem elem, bool fast);
-
 /* y[i] = any expression of x0[i], x1[i], scalars and constants around
    expm1 or log1p (an activation: ELU, SELU, softplus...): anchored on the
    STORE (match-ew.c).  Its cluster is the body's ops; M->input is the

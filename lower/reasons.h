@@ -23,6 +23,12 @@
 #define NF_WHY_UNMODELED "the region computes something the matchers do not model"
 #define NF_WHY_CONVERSION "a conversion of the region is not between numbers"
 #define NF_WHY_STORED_OUTSIDE "a value of the region is stored outside its loops"
+#define NF_WHY_ACCUMULATION "the reduction is not a simple accumulation"
+#define NF_WHY_CALL                                                            \
+  "the region calls a function other than the math functions it models"
+#define NF_WHY_COMPARE                                                         \
+  "a comparison of the region is not between floating-point values"
+#define NF_WHY_SELECT "a select of the region is not on a comparison"
 #define NF_WHY_INPUT_KIND "an input of the region is neither a number nor an array"
 
 /* What the region does besides the call (the coverage checks).  */

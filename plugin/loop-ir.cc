@@ -56,6 +56,7 @@
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include "ir.h"
+#include "reasons.h"
 #include "nf-plugin.h"
 #include "loop-ir.h"
 
@@ -272,8 +273,7 @@ nf_lr_grow_uses (struct nf_lregion *g, tree t0)
 		done |= g->stmts[s] == u;
 	      struct nf_lr_loop *l = nf_lr_loop_of (g, gimple_bb (u));
 	      if (!l)
-		nf_lr_fail (g, "a value of the region is stored outside its "
-			       "loops");
+		nf_lr_fail (g, NF_WHY_STORED_OUTSIDE);
 	      else if (!done)
 		nf_lr_store (g, l - g->loops, u);
 	      continue;

@@ -38,6 +38,7 @@
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include "ir.h"
+#include "reasons.h"
 #include "nf-plugin.h"
 #include "to-ir.h"
 #include "loop-ir.h"
@@ -173,7 +174,7 @@ nf_lr_work_block (struct nf_lregion *g, class loop *loop, edge exit)
     return nf_lr_fail (g, "the loop body has branches"), (basic_block) NULL;
   if (exit->src == loop->header && nf_lr_test_only_bb (loop->header))
     return loop->latch;
-  return nf_lr_fail (g, "the loop's shape is not supported"),
+  return nf_lr_fail (g, NF_WHY_LOOP_SHAPE),
 	 (basic_block) NULL;
 }
 
@@ -274,12 +275,12 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
     if (g->loops[k].loop == loop)
       return k;
   if (g->n_loops == NF_LR_MAX_LOOPS)
-    return nf_lr_fail (g, "the values flow through more than two loops"), -1;
+    return nf_lr_fail (g, NF_WHY_LOOPS), -1;
   if (loop->inner)
     return nf_lr_fail (g, "the loop is not innermost"), -1;
   edge exit = single_exit (loop);
   if (!exit)
-    return nf_lr_fail (g, "the loop has more than one exit"), -1;
+    return nf_lr_fail (g, NF_WHY_EXITS), -1;
   basic_block body = nf_lr_work_block (g, loop, exit);
   if (!body)
     return -1;
@@ -287,7 +288,7 @@ nf_lr_add_loop (struct nf_lregion *g, class loop *loop)
   tree niter = number_of_latch_executions (loop);
   if (!niter || chrec_contains_undetermined (niter)
       || !INTEGRAL_TYPE_P (TREE_TYPE (niter)))
-    return nf_lr_fail (g, "the loop's trip count is not computable"), -1;
+    return nf_lr_fail (g, NF_WHY_TRIP_COUNT), -1;
   tree ntype = TREE_TYPE (niter);
   tree trips = body != loop->latch
 		 ? fold_build2 (PLUS_EXPR, ntype, niter, build_one_cst (ntype))
@@ -332,13 +333,13 @@ static nf_value
 nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt, int64_t *off)
 {
   if (TREE_THIS_VOLATILE (ref) || gimple_has_volatile_ops (stmt))
-    return nf_lr_fail (g, "the loop accesses volatile memory");
+    return nf_lr_fail (g, NF_WHY_LOOP_VOLATILE);
   /* Every iteration accesses it: the kernels access every element.  */
   if (!dominated_by_p (CDI_DOMINATORS, g->loops[k].body, gimple_bb (stmt)))
     return nf_lr_fail (g, "an array access in the loop is conditional");
   innermost_loop_behavior drb;
   if (!dr_analyze_innermost (&drb, ref, g->loops[k].loop, stmt))
-    return nf_lr_fail (g, "an array access is not affine in the loop");
+    return nf_lr_fail (g, NF_WHY_NOT_AFFINE);
   tree type = TREE_TYPE (ref);
   tree esz = TYPE_SIZE_UNIT (type);
   if (!tree_fits_shwi_p (esz) || !tree_fits_shwi_p (drb.step)
@@ -367,7 +368,7 @@ nf_lr_array_at (struct nf_lregion *g, int k, tree base, tree offset,
 	     == TYPE_MAIN_VARIANT (type))
       return g->arrays[i].param;
   if (g->n_arrays == NF_LR_MAX_ARRAYS)
-    return nf_lr_fail (g, "the region accesses too many arrays");
+    return nf_lr_fail (g, NF_WHY_ARRAYS);
   char name[64];
   /* Named after the pointer or the object: in + r * n is "in".  */
   tree b = base;

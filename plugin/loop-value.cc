@@ -39,6 +39,7 @@
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include "ir.h"
+#include "reasons.h"
 #include "nf-plugin.h"
 #include "to-ir.h"
 #include "loop-ir.h"
@@ -211,7 +212,7 @@ nf_lr_reduction (struct nf_lregion *g, int k, tree t)
       tree input;
       enum nf_opcode comb = nf_lr_accumulation (upd, res, &op, &input);
       if (!input)
-	return nf_lr_fail (g, "the reduction is not a simple accumulation");
+	return nf_lr_fail (g, NF_WHY_ACCUMULATION);
       nf_value in = nf_lr_value (g, input);
       if (in == NF_NO_VALUE)
 	return NF_NO_VALUE;
@@ -329,8 +330,7 @@ nf_lr_call (struct nf_lregion *g, gcall *call)
   int nargs;
   enum nf_opcode op = nf_lr_call_op (call, &nargs);
   if (op == NF_OP_COUNT_ || (int) gimple_call_num_args (call) != nargs)
-    return nf_lr_fail (g, "the region calls a function other than the math "
-			  "functions it models");
+    return nf_lr_fail (g, NF_WHY_CALL);
   /* The scalar rewrite's expm1 (x + 0.0) and log1p (x + 0.0) (scalar.cc:
      the call stays a tail call) are expm1 (x) + 0.0 and log1p (x) + 0.0,
      the same values: the region has the form the matchers and the
@@ -366,8 +366,7 @@ static nf_value
 nf_lr_compare (struct nf_lregion *g, enum tree_code code, tree a, tree b)
 {
   if (!SCALAR_FLOAT_TYPE_P (TREE_TYPE (a)))
-    return nf_lr_fail (g, "a comparison of the region is not between "
-			  "floating-point values");
+    return nf_lr_fail (g, NF_WHY_COMPARE);
   enum nf_cmp pred;
   switch (code)
     {
@@ -396,7 +395,7 @@ nf_lr_select (struct nf_lregion *g, tree c, tree a, tree b)
   if (cv == NF_NO_VALUE)
     return cv;
   if (nf_value_type (g->r, cv).elem != NF_ELEM_BOOL)
-    return nf_lr_fail (g, "a select of the region is not on a comparison");
+    return nf_lr_fail (g, NF_WHY_SELECT);
   nf_value x = nf_lr_value (g, a);
   nf_value y = x == NF_NO_VALUE ? x : nf_lr_value (g, b);
   return y == NF_NO_VALUE ? y : nf_cse_select (g->r, cv, x, y);
@@ -418,8 +417,7 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
       /* Read before any store of the region: its value at the entry.  */
       enum nf_elem e = nf_elem_of (TREE_TYPE (lhs));
       if (e == NF_ELEM_NONE)
-	return nf_lr_fail (g, "an input of the region is neither a number "
-			      "nor an array");
+	return nf_lr_fail (g, NF_WHY_INPUT_KIND);
       char name[64];
       return nf_param (
 	g->r, nf_value_name (gimple_assign_rhs1 (stmt), name, sizeof name),
@@ -440,8 +438,7 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
     case FLOAT_EXPR:
       {
 	if (nf_elem_of (TREE_TYPE (a)) == NF_ELEM_NONE)
-	  return nf_lr_fail (g, "a conversion of the region is not "
-				"between numbers");
+	  return nf_lr_fail (g, NF_WHY_CONVERSION);
 	nf_value v = nf_lr_value (g, a);
 	return v == NF_NO_VALUE
 		 ? v
@@ -491,8 +488,7 @@ nf_lr_assign (struct nf_lregion *g, int k, gimple *stmt)
       return nf_lr_select (g, a, gimple_assign_rhs2 (stmt),
 			   gimple_assign_rhs3 (stmt));
     default:
-      return nf_lr_fail (g, "the region computes something the matchers "
-			    "do not model");
+      return nf_lr_fail (g, NF_WHY_UNMODELED);
     }
 }
 
@@ -652,7 +648,7 @@ nf_lr_value (struct nf_lregion *g, tree t)
 	     : nf_lr_const (g, t);
   if (TREE_CODE (t) != SSA_NAME || virtual_operand_p (t)
       || SSA_NAME_VERSION (t) >= g->n_ssa)
-    return nf_lr_fail (g, "an operand is not a simple value");
+    return nf_lr_fail (g, NF_WHY_OPERAND);
   unsigned ver = SSA_NAME_VERSION (t);
   /* A reduction's final value, read after its loop.  */
   for (int i = 0; i < g->n_finals; i++)
@@ -687,8 +683,7 @@ nf_lr_value (struct nf_lregion *g, tree t)
       /* Defined before the region: a parameter.  */
       enum nf_elem e = nf_elem_of (TREE_TYPE (t));
       if (e == NF_ELEM_NONE)
-	return nf_lr_fail (g, "an input of the region is neither a number "
-			      "nor an array");
+	return nf_lr_fail (g, NF_WHY_INPUT_KIND);
       char name[64];
       v = nf_param (g->r, nf_value_name (t, name, sizeof name),
 		    nf_scalar_type (e), false);
