@@ -90,6 +90,11 @@ test_nrm2 (void)
 	      NULL);
   check_nrm2 (NF_ELEM_F64, NF_ELEM_F80, false, "nf_sumsq_f64", NF_CALL_SUMSQ,
 	      NULL);
+  /* Halves summed in float: the product of two halves is exact.  */
+  check_nrm2 (NF_ELEM_F16, NF_ELEM_F32, false, "nf_nrm2_f16", NF_CALL_RESULT,
+	      NULL);
+  check_nrm2 (NF_ELEM_F16, NF_ELEM_F64, false, NULL, NF_CALL_VOID,
+	      "no fused L2 norm for this accumulator type");
   check_nrm2 (NF_ELEM_F32, NF_ELEM_F80, false, NULL, NF_CALL_VOID,
 	      "no fused L2 norm for this accumulator type");
   check_nrm2 (NF_ELEM_F80, NF_ELEM_F80, false, NULL, NF_CALL_VOID,

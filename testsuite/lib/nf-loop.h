@@ -74,6 +74,8 @@ NF_LOOP_WRAP (nf_sumsq_f32, double, (const float *x, size_t n), (x, n),
 	      return)
 NF_LOOP_WRAP (nf_sumsq_f64, long double, (const double *x, size_t n), (x, n),
 	      return)
+NF_LOOP_WRAP (nf_nrm2_f16, float, (const _Float16 *x, size_t n), (x, n),
+	      return)
 NF_LOOP_WRAP (nf_expm1_f32, void, (float *y, const float *x, size_t n),
 	      (y, x, n), )
 NF_LOOP_WRAP (nf_expm1_pz_f32, void, (float *y, const float *x, size_t n),
@@ -237,27 +239,28 @@ NF_LOOP_DEFINE_CHECK (f32, float, float, float, sqrtf, NF_ULPS_F, 2, 1e-5L)
 NF_LOOP_DEFINE_CHECK (f64, double, double, double, sqrt, NF_ULPS_D, 2, 1e-12L)
 NF_LOOP_DEFINE_CHECK (f16, _Float16, float, float, sqrtf, NF_ULPS_H, 1, 1e-3L)
 
-/* nf_loop_check_nrm2_SFX (GOT, X, N, FUSED): GOT is sqrt (sum (X^2)),
-   checked as above against the plain loop.  */
-#define NF_LOOP_DEFINE_NRM2(SFX, T, SQRT, ULPS, LOOSE)                        \
-  __attribute__ ((noipa, optimize ("O0"))) static T                           \
+/* nf_loop_check_nrm2_SFX (GOT, X, N, FUSED): GOT is sqrt (sum (X^2)) of
+   T data summed in R (its type), checked as above against the plain
+   loop.  */
+#define NF_LOOP_DEFINE_NRM2(SFX, T, R, SQRT, ULPS, LOOSE)                     \
+  __attribute__ ((noipa, optimize ("O0"))) static R                           \
   nf_loop_plain_nrm2_##SFX (const T *x, size_t n)                             \
   {                                                                           \
-    T s = 0;                                                                  \
+    R s = 0;                                                                  \
     for (size_t i = 0; i < n; i++)                                            \
-      s += x[i] * x[i];                                                       \
+      s += (R) x[i] * x[i];                                                   \
     return SQRT (s);                                                          \
   }                                                                           \
                                                                               \
   /* Not optimized: the plugin would fuse the reference itself.  */         \
   __attribute__ ((noipa, optimize ("O0"))) static void                        \
-  nf_loop_check_nrm2_##SFX (T got, const T *x, size_t n, int fused)           \
+  nf_loop_check_nrm2_##SFX (R got, const T *x, size_t n, int fused)           \
   {                                                                           \
     long double ss = 0;                                                       \
     for (size_t i = 0; i < n; i++)                                            \
       ss += (long double) x[i] * x[i];                                        \
     long double r = sqrtl (ss);                                               \
-    T o = nf_loop_plain_nrm2_##SFX (x, n);                                    \
+    R o = nf_loop_plain_nrm2_##SFX (x, n);                                    \
     long double eg = ULPS (got, r), eo = ULPS (o, r);                         \
     CHECK (NF_PLUGIN || !fused);                                              \
     nf_loop_elem (fused ? eg <= 2 && (eg <= eo || eg <= NF_LOOP_CR)           \
@@ -265,7 +268,8 @@ NF_LOOP_DEFINE_CHECK (f16, _Float16, float, float, sqrtf, NF_ULPS_H, 1, 1e-3L)
 		  "nrm2_" #SFX, n, 0, fused, got, o, r, eg, eo);              \
   }
 
-NF_LOOP_DEFINE_NRM2 (f32, float, sqrtf, NF_ULPS_F, 1e-5L)
-NF_LOOP_DEFINE_NRM2 (f64, double, sqrt, NF_ULPS_D, 1e-12L)
+NF_LOOP_DEFINE_NRM2 (f32, float, float, sqrtf, NF_ULPS_F, 1e-5L)
+NF_LOOP_DEFINE_NRM2 (f64, double, double, sqrt, NF_ULPS_D, 1e-12L)
+NF_LOOP_DEFINE_NRM2 (f16, _Float16, float, sqrtf, NF_ULPS_F, 1e-5L)
 
 #endif /* NF_LOOP_H */
