@@ -20,6 +20,14 @@
      than the region does, it escapes (the matchers' single-use guards
      see it, as with an SSA name's other uses).
 
+   - GCC folds (float) exp ((double) xf) into expf (xf) under
+     -funsafe-math-optimizations without math errno: built so
+     (nf_narrowed_exp) when the caller says so.
+   - Two exps of one argument written twice are two GIMPLE statements
+     GCC's value numbering merges (the plugin's nf_same_value): in a tanh
+     quotient the second reads the first's argument value when
+     nf_ast_same_expr says the expressions are the same.
+
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
 #include <stdio.h>
@@ -34,6 +42,8 @@ nf_ast_region_init (struct nf_ast_region *g, const char *function,
   memset (g, 0, sizeof *g);
   g->vars = vars;
   g->src_b = NF_NO_VALUE;
+  g->arg1 = clang_getNullCursor ();
+  g->arg1_v = NF_NO_VALUE;
   g->r = nf_region_new (function);
   return g->r != NULL;
 }
@@ -139,6 +149,48 @@ nf_def_float_convert (const struct nf_ast_region *g, CXCursor c,
   return nf_ast_float_convert (nf_def (g, c, &var), inner);
 }
 
+/* The argument ARG of an exp call as a leaf; in a tanh quotient, the
+   first exp's argument when ARG is the same expression.  */
+static nf_value
+nf_exp_arg (struct nf_ast_region *g, CXCursor arg)
+{
+  if (!clang_Cursor_isNull (g->arg1)
+      && nf_ast_same_expr (g->vars, arg, g->arg1,
+			   /*same_expr=*/g->arg1_direct && g->direct))
+    return g->arg1_v;
+  return nf_leaf (g, arg);
+}
+
+/* If G narrows math (G->narrow_math) and D converts the result of an exp
+   call to a narrower floating type whose argument is, looked through
+   floating extensions, of that type ((float) exp ((double) xf)), the
+   call as GCC folds it: the exp of that type (expf (xf)), noted with
+   the call's cursor; else NF_NO_VALUE.  GCC folds such a conversion of
+   the call itself only: not of a variable holding its value, nor of an
+   argument computed in the wider type (exp (2.0 * xf)).  */
+static nf_value
+nf_narrowed_exp (struct nf_ast_region *g, CXCursor d, const nf_var *var)
+{
+  CXCursor call, callee, arg, a, in;
+  if (!g->narrow_math || !nf_ast_float_convert (d, &call))
+    return NF_NO_VALUE;
+  enum nf_elem to = nf_ast_elem (clang_getCursorType (d));
+  call = nf_ast_strip_noop (call);
+  if (to >= nf_ast_elem (clang_getCursorType (call))
+      || nf_ast_math_call (call, nf_exp_names, 6, &callee, &arg) < 0)
+    return NF_NO_VALUE;
+  for (a = nf_ast_strip_noop (arg);
+       nf_ast_float_convert (a, &in)
+       && nf_ast_elem (clang_getCursorType (in))
+	    < nf_ast_elem (clang_getCursorType (a));
+       a = nf_ast_strip_noop (in))
+    ;
+  if (nf_ast_elem (clang_getCursorType (a)) != to)
+    return NF_NO_VALUE;
+  return nf_note (g, nf_unary (g->r, NF_OP_EXP, nf_exp_arg (g, a)), call,
+		  var);
+}
+
 /* C expanded through floating conversions to an exp call, else a
    leaf.  */
 static nf_value
@@ -149,6 +201,9 @@ nf_exp_operand (struct nf_ast_region *g, CXCursor c)
   nf_value old = nf_lookup_var (g, var);
   if (old != NF_NO_VALUE)
     return old;
+  nf_value narrowed = nf_narrowed_exp (g, d, var);
+  if (narrowed != NF_NO_VALUE)
+    return narrowed;
   if (nf_ast_float_convert (d, &inner)
       && (nf_def_float_convert (g, inner, &inner2)
 	  || nf_def_exp_call (g, inner)))
@@ -159,7 +214,8 @@ nf_exp_operand (struct nf_ast_region *g, CXCursor c)
 	var);
     }
   if (nf_ast_math_call (d, nf_exp_names, 6, &callee, &arg) >= 0)
-    return nf_note (g, nf_unary (g->r, NF_OP_EXP, nf_leaf (g, arg)), d, var);
+    return nf_note (g, nf_unary (g->r, NF_OP_EXP, nf_exp_arg (g, arg)), d,
+		    var);
   return nf_leaf (g, c);
 }
 
@@ -236,6 +292,66 @@ nf_ast_log1p (struct nf_ast_region *g, CXCursor call)
     return NF_NO_VALUE;
   nf_value a = nf_log_operand (g, arg);
   nf_value v = nf_note (g, nf_unary (g->r, NF_OP_LOG, a), call, NULL);
+  nf_var_uses (g);
+  nf_value_set_escapes (g->r, v); /* The result leaves the region.  */
+  return v;
+}
+
+/* Whether C is, looked through parentheses and floating conversions, a
+   call written there (not a variable read).  */
+static bool
+nf_written_call (CXCursor c)
+{
+  CXCursor in;
+  c = nf_ast_strip_noop (c);
+  while (nf_ast_float_convert (c, &in))
+    c = nf_ast_strip_noop (in);
+  return clang_getCursorKind (c) == CXCursor_CallExpr;
+}
+
+/* The term C of a tanh quotient: a floating A + B or A - B written there,
+   its operands as nf_exp_operand builds them, else a leaf.  */
+static nf_value
+nf_tanh_term (struct nf_ast_region *g, CXCursor c)
+{
+  CXCursor s = nf_ast_strip_noop (c), kids[2];
+  enum CXBinaryOperatorKind op = nf_ast_binop (s);
+  if ((op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
+      || !nf_elem_is_float (nf_ast_elem (clang_getCursorType (s)))
+      || nf_ast_children (s, kids, 2) != 2)
+    return nf_leaf (g, c);
+  g->direct = nf_written_call (kids[0]);
+  nf_value a = nf_exp_operand (g, kids[0]);
+  g->direct = nf_written_call (kids[1]);
+  nf_value b = nf_exp_operand (g, kids[1]);
+  enum nf_opcode bop = op == CXBinaryOperator_Add ? NF_OP_ADD : NF_OP_SUB;
+  nf_canonical_binary (g->r, &bop, &a, &b);
+  return nf_note (g, nf_binary (g->r, bop, a, b), s, NULL);
+}
+
+nf_value
+nf_ast_tanh (struct nf_ast_region *g, CXCursor c)
+{
+  CXCursor kids[2];
+  if (nf_ast_binop (c) != CXBinaryOperator_Div
+      || !nf_elem_is_float (nf_ast_elem (clang_getCursorType (c)))
+      || nf_ast_children (c, kids, 2) != 2)
+    return NF_NO_VALUE;
+  nf_value num = nf_tanh_term (g, kids[0]);
+  /* The numerator's exp argument, for the denominator's.  */
+  for (int i = 0; i < nf_op_n_operands (g->r, num); i++)
+    {
+      nf_value e = nf_op_operand (g->r, num, i);
+      if (nf_op (g->r, e) == NF_OP_EXP && e < NF_AST_MAX
+	  && clang_Cursor_isNull (g->arg1))
+	{
+	  g->arg1_v = nf_op_operand (g->r, e, 0);
+	  g->arg1 = nf_ast_value_cursor (g, g->arg1_v);
+	  g->arg1_direct = g->via[e] == NULL;
+	}
+    }
+  nf_value den = nf_tanh_term (g, kids[1]);
+  nf_value v = nf_note (g, nf_binary (g->r, NF_OP_DIV, num, den), c, NULL);
   nf_var_uses (g);
   nf_value_set_escapes (g->r, v); /* The result leaves the region.  */
   return v;

@@ -24,6 +24,17 @@ struct nf_ast_region
 				    through, or NULL.  */
   nf_value src_b;		 /* The Expm1 candidate's second operand as
 				    written, before nf_canonical_binary.  */
+  bool narrow_math;		 /* (float) exp ((double) xf) is expf (xf),
+				    as GCC folds it under
+				    -funsafe-math-optimizations
+				    -fno-math-errno: set by the caller.  */
+  /* The tanh quotient's first exp argument (a null cursor until it is
+     built), its value, and whether its call is written in the quotient
+     (not read through a variable): a second exp of the same argument
+     reads that value (nf_ast_same_expr).  */
+  CXCursor arg1;
+  nf_value arg1_v;
+  bool arg1_direct, direct;
 };
 
 /* Start G for a region of FUNCTION whose local variables are VARS.
@@ -47,5 +58,11 @@ nf_value nf_ast_expm1 (struct nf_ast_region *g, CXCursor c);
    addition or subtraction, whose operands are constants or region
    parameters.  Returns the value of CALL, or NF_NO_VALUE.  */
 nf_value nf_ast_log1p (struct nf_ast_region *g, CXCursor call);
+
+/* The tanh quotient candidate at C, a floating A / B: A and B as
+   nf_ast_expm1 builds its operands, the second exp's argument the value
+   of the first's when it is the same expression (nf_ast_same_expr).
+   Returns the value of C, or NF_NO_VALUE when C is no division.  */
+nf_value nf_ast_tanh (struct nf_ast_region *g, CXCursor c);
 
 #endif /* NF_AST_IR_H */

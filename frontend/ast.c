@@ -9,6 +9,7 @@
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -426,4 +427,113 @@ nf_ast_ssa_var (const nf_vars *vt, CXCursor c, CXCursor *init)
     return NULL;
   *init = in;
   return v;
+}
+
+/* What nf_param_visit looks for: the references to PARM that are not
+   plain reads (the rule of nf_vars_visit).  */
+struct nf_param_acc
+{
+  CXCursor parm;
+  bool written;
+};
+
+static enum CXChildVisitResult
+nf_param_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_param_acc *acc = data;
+  if (clang_getCursorKind (c) == CXCursor_DeclRefExpr
+      && clang_equalCursors (clang_getCursorReferenced (c), acc->parm)
+      && clang_getCursorKind (parent) != CXCursor_UnexposedExpr)
+    {
+      acc->written = true;
+      return CXChildVisit_Break;
+    }
+  return CXChildVisit_Recurse;
+}
+
+/* Whether the reference C (stripped) reads a variable that keeps its
+   value between the two expressions nf_ast_same_expr compares: any
+   non-volatile one within one expression, else a local never written
+   (VT's plain ones) or a parameter never written in its function (an
+   SSA default definition, to GCC).  */
+static bool
+nf_stable_ref (const nf_vars *vt, CXCursor c, bool same_expr)
+{
+  CXCursor d = clang_getCursorReferenced (c);
+  enum CXCursorKind k = clang_getCursorKind (d);
+  if ((k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+      || clang_isVolatileQualifiedType (clang_getCursorType (d)))
+    return false;
+  if (same_expr)
+    return true;
+  if (k == CXCursor_VarDecl)
+    {
+      const nf_var *v = nf_vars_find (vt, d);
+      return v && v->plain;
+    }
+  struct nf_param_acc acc = { d, false };
+  clang_visitChildren (clang_getCursorSemanticParent (d), nf_param_visit,
+		       &acc);
+  return !acc.written;
+}
+
+bool
+nf_ast_same_expr (const nf_vars *vt, CXCursor a, CXCursor b, bool same_expr)
+{
+  double va, vb;
+  CXCursor ka[2], kb[2];
+  a = nf_ast_strip_noop (a);
+  b = nf_ast_strip_noop (b);
+  enum CXCursorKind k = clang_getCursorKind (a);
+  if (k != clang_getCursorKind (b)
+      || !clang_equalTypes (clang_getCursorType (a), clang_getCursorType (b))
+      || clang_isVolatileQualifiedType (clang_getCursorType (a)))
+    return false;
+  if (nf_ast_const (a, &va))
+    return nf_ast_const (b, &vb) && va == vb && signbit (va) == signbit (vb);
+  int n = nf_ast_children (a, ka, 2);
+  if (n != nf_ast_children (b, kb, 2))
+    return false;
+  switch (k)
+    {
+    case CXCursor_DeclRefExpr:
+      return clang_equalCursors (clang_getCursorReferenced (a),
+				 clang_getCursorReferenced (b))
+	     && nf_stable_ref (vt, a, same_expr);
+    case CXCursor_BinaryOperator:
+      switch (nf_ast_binop (a))
+	{
+	case CXBinaryOperator_Add:
+	case CXBinaryOperator_Sub:
+	case CXBinaryOperator_Mul:
+	case CXBinaryOperator_Div:
+	  break;
+	default:
+	  return false;
+	}
+      return n == 2 && nf_ast_binop (a) == nf_ast_binop (b)
+	     && nf_ast_same_expr (vt, ka[0], kb[0], same_expr)
+	     && nf_ast_same_expr (vt, ka[1], kb[1], same_expr);
+    case CXCursor_UnaryOperator:
+      return n == 1
+	     && clang_getCursorUnaryOperatorKind (a) == CXUnaryOperator_Minus
+	     && clang_getCursorUnaryOperatorKind (b) == CXUnaryOperator_Minus
+	     && nf_ast_same_expr (vt, ka[0], kb[0], same_expr);
+    case CXCursor_ArraySubscriptExpr:
+      return same_expr && n == 2
+	     && nf_ast_same_expr (vt, ka[0], kb[0], same_expr)
+	     && nf_ast_same_expr (vt, ka[1], kb[1], same_expr);
+    case CXCursor_MemberRefExpr:
+      return same_expr && n == 1
+	     && clang_equalCursors (clang_getCursorReferenced (a),
+				    clang_getCursorReferenced (b))
+	     && nf_ast_same_expr (vt, ka[0], kb[0], same_expr);
+    default:
+      /* A cast that changes the type (the types are equal): its operands'
+	 types must be too.  */
+      if (clang_Cursor_isNull (nf_ast_cast_operand (a)))
+	return false;
+      return nf_ast_same_expr (vt, nf_ast_cast_operand (a),
+			       nf_ast_cast_operand (b), same_expr);
+    }
 }

@@ -104,4 +104,17 @@ const nf_var *nf_vars_find (const nf_vars *vt, CXCursor decl);
    sets *INIT to the initializer; else NULL.  */
 const nf_var *nf_ast_ssa_var (const nf_vars *vt, CXCursor c, CXCursor *init);
 
+/* Whether the expressions A and B of one function (whose variables are
+   VT) have the same value without side effects, as GCC's value
+   numbering would find for two statements computing them: constants of
+   one value, reads of one variable, the same arithmetic (+ - * /, unary
+   -, casts to one type) on operands of the same value, and, when
+   SAME_EXPR says that A and B are in one expression with nothing else
+   evaluated between, array elements and members of the same address.
+   Across statements only variables never written (ast.h's plain ones)
+   are read.  Anything else (calls, assignments, volatile reads) is only
+   the same as itself: false.  */
+bool nf_ast_same_expr (const nf_vars *vt, CXCursor a, CXCursor b,
+		       bool same_expr);
+
 #endif /* NF_AST_H */

@@ -23,7 +23,8 @@
    5. + - * / of floats (of _Float16 in float), unary minus, and calls of
       sqrt, pow, exp, log, fmax, fmin (nf_lp_math); in an elementwise
       loop, exp (x) - 1 and log (1 + x) are the scalar pass's
-      expm1 (x) + 0.0 and log1p (x) + 0.0 (nf_lp_scalar_rewrite), as the
+      expm1 (x) + 0.0 and log1p (x) + 0.0 (nf_lp_scalar_rewrite), and
+      (exp (a) - 1) / (exp (a) + 1) is t / (t + 2) (nf_lp_tanh), as the
       plugin's loop pass sees the scalar pass's output.
 
    Limitations: other operators and calls are reported ("the region
@@ -35,6 +36,7 @@
 #include <string.h>
 
 #include "ast-ir.h"
+#include "kinds.h"
 #include "loop-int.h"
 
 /* --- Hash-consed construction (lower/'s nf_cse_*), as the plugin's
@@ -133,6 +135,7 @@ nf_lp_scalar_rewrite (struct nf_lp *g, CXCursor c, int k, nf_value v)
   /* The scalar pass's own decision (scalar.c, ast-ir.c).  */
   if (!nf_ast_region_init (&ag, g->function, g->vars))
     return v;
+  ag.narrow_math = g->t->narrow_math;
   enum nf_opcode to = NF_OP_COUNT_;
   CXCursor x = clang_getNullCursor ();
   bool keep_zero = true;
@@ -177,6 +180,43 @@ nf_lp_scalar_rewrite (struct nf_lp *g, CXCursor c, int k, nf_value v)
     return e;
   return nf_lp_binary (g, NF_OP_ADD, e,
 		       nf_lp_const (g, t.elem, 0.0, clang_getNullCursor ()));
+}
+
+/* In an elementwise loop (G->map), the quotient C in loop K as the
+   scalar pass leaves a tanh quotient (exp (a) - 1) / (exp (a) + 1):
+   t / (t + 2) with t = expm1 (a), the numerator t + 0.0 where signed
+   zeros matter (scalar.c's nf_try_tanh, the plugin's); else
+   NF_NO_VALUE.  */
+static nf_value
+nf_lp_tanh (struct nf_lp *g, CXCursor c, int k)
+{
+  nf_match m;
+  struct nf_ast_region ag;
+  CXCursor x = clang_getNullCursor ();
+  if (!g->map || !g->vars || !(g->t->kinds & NF_KIND_EXPM1)
+      || !nf_ast_region_init (&ag, g->function, g->vars))
+    return NF_NO_VALUE;
+  ag.narrow_math = g->t->narrow_math;
+  nf_value q = nf_ast_tanh (&ag, c);
+  if (q != NF_NO_VALUE && nf_match_tanh (ag.r, q, &m))
+    {
+      x = nf_ast_value_cursor (&ag, m.input);
+      nf_match_release (&m);
+    }
+  nf_ast_region_fini (&ag);
+  if (clang_Cursor_isNull (x))
+    return NF_NO_VALUE;
+  nf_value t = nf_lp_unary (g, NF_OP_EXPM1, nf_lp_expr (g, x, k));
+  if (t == NF_NO_VALUE)
+    return t;
+  enum nf_elem elem = nf_value_type (g->r, t).elem;
+  CXCursor none = clang_getNullCursor ();
+  nf_value num = t;
+  if (g->t->signed_zeros)
+    num = nf_lp_binary (g, NF_OP_ADD, t, nf_lp_const (g, elem, 0.0, none));
+  nf_value den
+    = nf_lp_binary (g, NF_OP_ADD, t, nf_lp_const (g, elem, 2.0, none));
+  return nf_lp_binary (g, NF_OP_DIV, num, den);
 }
 
 /* Whether the parentheses and same-type casts from C down to S include
@@ -436,6 +476,9 @@ nf_lp_binop (struct nf_lp *g, CXCursor c, int k, enum nf_elem elem)
     }
   if (nf_ast_children (c, kids, 2) != 2 || !nf_elem_is_float (elem))
     return nf_lp_fail (g, NF_WHY_UNMODELED);
+  nf_value q = op == NF_OP_DIV ? nf_lp_tanh (g, c, k) : NF_NO_VALUE;
+  if (q != NF_NO_VALUE)
+    return q;
   nf_value a = nf_lp_expr (g, kids[0], k);
   nf_value b = nf_lp_expr (g, kids[1], k);
   if (elem == NF_ELEM_F16)

@@ -416,6 +416,7 @@ main (int argc, char **argv)
   t.signed_zeros = nf_args_signed_zeros (&cli);
   t.associative_math = nf_args_associative_math (&cli);
   t.fast_math = nf_args_unsafe_math (&cli) && !t.signed_zeros;
+  t.narrow_math = nf_args_unsafe_math (&cli) && !t.math_errno;
   t.ew_vectorizer = nf_args_unsafe_math (&cli) && nf_args_wide_vectors (&cli);
   char *buf = NULL;
   CXIndex index = NULL;

@@ -29,6 +29,9 @@ typedef struct nf_tool
 			    the compiler may reorder a sum.  */
   bool math_errno;	/* No -fno-math-errno/-ffast-math in the
 			   clang arguments.  */
+  bool narrow_math;	/* -funsafe-math-optimizations without
+			   math errno (-ffast-math, -Ofast): GCC folds
+			   (float) exp ((double) xf) into expf (xf).  */
   bool ew_vectorizer;	/* -funsafe-math-optimizations with vectors
 			   wider than 16 bytes (-mavx2...): GCC vectorizes
 			   an activation faster than a program, so no

@@ -26,6 +26,23 @@
    operator and the argument change: comments and layout around them
    stay.
 
+   The tanh quotient (exp (a) - 1) / (exp (a) + 1), one exp or two of
+   the same a, is tried first, as the plugin's nf_try_tanh does (lower/'s
+   nf_match_tanh decides): t / (t + 2) with t = expm1 (a), one call where
+   the numerator alone would leave expm1 (a) and exp (a).  Two exps
+   written twice both become expm1 (a), whose values a compiler merges
+   as it merged the exps; its numerator is then no Expm1 of its own:
+
+     (expf (y) - 1) / (expf (y) + 1)  ->  (expm1f (y) + 0.0f) /
+					   (expm1f (y) + 2.0f)
+     float e = expf (x);              ->  float e = expm1f (x);
+     ... (e - 1) / (e + 1) ...        ->  ... (e + 0.0f) / (e + 2.0f) ...
+
+   Under -ffast-math (-funsafe-math-optimizations, no math errno) GCC
+   folds (float) exp ((double) xf) into expf (xf); ast-ir.c builds it
+   so, and the call becomes expm1f (float e = exp (x) -> float e =
+   expm1f (x)), as the plugin rewrites GCC's expf.
+
    Refused (reported as missed): a region that touches a macro expansion
    (its text is not the code), or whose edits overlap an earlier
    region's (log (exp (x) - 1 + 1) is one or the other).
@@ -49,6 +66,10 @@ struct nf_scan
   const char *function;
   const nf_vars *vars;
   int oom;
+  size_t *taken; /* Owned: the start offsets of the tanh quotients'
+		    numerators, which are not Expm1 candidates of their
+		    own.  */
+  size_t n_taken, cap_taken;
 };
 
 /* A report entry of a scalar region, with the storage its strings
@@ -105,9 +126,9 @@ nf_scalar_entry_fini (struct nf_scalar_entry *e)
   free (e->out);
 }
 
-/* Record the region of KIND of S at LINE:COLUMN matched as M, rewritten
-   into a call of CALLEE on ELEM data, reading IN and computing OUT.
-   Returns 0, or -1 when out of memory.  */
+/* Record the region of KIND of S at LINE:COLUMN matched as M (NULL: no
+   IR texts nor dumps), rewritten into a call of CALLEE on ELEM data,
+   reading IN and computing OUT.  Returns 0, or -1 when out of memory.  */
 static int
 nf_scalar_record (struct nf_scan *s, enum nf_kind kind, const char *callee,
 		  enum nf_elem elem, CXCursor in, CXCursor out, unsigned line,
@@ -177,6 +198,27 @@ nf_rename (nf_tool *t, CXCursor callee, const char *from, const char *to)
     nf_edits_add (t->edits, b, e, to);
 }
 
+/* The entry of nf_exp_names of the family of entry FN (the plain or the
+   __builtin_ names) for ELEM; FN itself when ELEM is none of theirs.  */
+static int
+nf_exp_of_elem (int fn, enum nf_elem elem)
+{
+  int k = elem == NF_ELEM_F64 ? 0 : elem == NF_ELEM_F32 ? 1
+	  : elem == NF_ELEM_F80 ? 2 : -1;
+  return fn < 0 || k < 0 ? fn : fn / 3 * 3 + k;
+}
+
+/* Whether the Add or Sub C is the numerator of a tanh quotient S
+   rewrote.  */
+static bool
+nf_taken (const struct nf_scan *s, CXCursor c)
+{
+  for (size_t i = 0; i < s->n_taken; i++)
+    if (s->taken[i] == nf_ast_begin (c))
+      return true;
+  return false;
+}
+
 /* If the floating A +- B at C is an Expm1 candidate, rewrite it or
    record why not.  Returns 0, or -1 when out of memory.  */
 static int
@@ -190,6 +232,7 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
 
   if (!nf_ast_region_init (&g, s->function, s->vars))
     return -1;
+  g.narrow_math = t->narrow_math;
   nf_value anchor = nf_ast_expm1 (&g, c);
   bool ok = anchor != NF_NO_VALUE && nf_match_expm1 (g.r, anchor, &m);
   /* Without an operator token (inside a macro), the expression's start:
@@ -221,6 +264,11 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
     = nf_ast_value_cursor (&g, nf_cluster_find_op (m.cluster, NF_OP_EXP));
   CXCursor callee, arg, kids[2];
   int fn = nf_ast_math_call (call, nf_exp_names, 6, &callee, &arg);
+  /* The function of the exp's type in the IR: exp narrowed into a float
+     is expf there (nf_narrowed_exp), and becomes expm1f.  */
+  enum nf_elem exp_elem = nf_value_type (
+    g.r, nf_cluster_find_op (m.cluster, NF_OP_EXP)).elem;
+  int to = nf_exp_of_elem (fn, exp_elem);
   nf_ast_children (c, kids, 2);
   /* As written: the IR has the operands in GCC's order (-1 + e is
      e - 1 there), the edits are to the source.  */
@@ -233,14 +281,14 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
   const char *reason = NULL;
   if (fn < 0)
     reason = "the call of exp is not written in the source";
-  else if (strcmp (s->function, nf_exp_names[fn].to) == 0)
+  else if (strcmp (s->function, nf_exp_names[to].to) == 0)
     reason = nf_self_call_reason;
   else if (!nf_plain_code (t, code, 2))
     reason = "the code is inside a macro expansion";
   else
     {
       nf_edits_begin (t->edits);
-      nf_rename (t, callee, nf_exp_names[fn].from, nf_exp_names[fn].to);
+      nf_rename (t, callee, nf_exp_names[fn].from, nf_exp_names[to].to);
       if (m.input_never_minus_zero && !one_minus)
 	{
 	  /* No zero to keep: the constant and its operator go.  */
@@ -267,9 +315,8 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
   if (reason)
     nf_record_missed (t, NF_KIND_EXPM1, s->function, line, column, reason);
   else
-    status = nf_scalar_record (s, NF_KIND_EXPM1, nf_exp_names[fn].report,
-			       nf_ast_elem (clang_getCursorType (call)), arg, c,
-			       line, column, &m);
+    status = nf_scalar_record (s, NF_KIND_EXPM1, nf_exp_names[to].report,
+			       exp_elem, arg, c, line, column, &m);
   nf_match_release (&m);
   nf_ast_region_fini (&g);
   return status;
@@ -287,6 +334,7 @@ nf_try_log1p (struct nf_scan *s, CXCursor c)
 
   if (!nf_ast_region_init (&g, s->function, s->vars))
     return -1;
+  g.narrow_math = t->narrow_math;
   nf_value anchor = nf_ast_log1p (&g, c);
   if (anchor == NF_NO_VALUE)
     {
@@ -354,13 +402,156 @@ nf_try_log1p (struct nf_scan *s, CXCursor c)
   return status;
 }
 
+/* Note the term C of a tanh quotient in S's taken list.  Returns 0, or
+   -1 when out of memory.  */
+static int
+nf_take (struct nf_scan *s, CXCursor c)
+{
+  if (s->n_taken == s->cap_taken)
+    {
+      size_t cap = s->cap_taken ? 2 * s->cap_taken : 8;
+      size_t *v = realloc (s->taken, cap * sizeof *v);
+      if (!v)
+	return -1;
+      s->taken = v;
+      s->cap_taken = cap;
+    }
+  s->taken[s->n_taken++] = nf_ast_begin (c);
+  return 0;
+}
+
+/* Add the edits turning the term C of a tanh quotient of ELEM, exp (a)
+   +- K or K + exp (a) as written (K a constant), into t + 0 (the
+   numerator: K by 0 and the operator - by +) or, with DEN, t + 2 (K by
+   2, or by -2 in exp (a) - -1); t = expm1 (a) is the renamed call.  */
+static void
+nf_tanh_term_edits (nf_tool *t, CXCursor c, enum nf_elem elem, bool den)
+{
+  CXCursor kids[2];
+  double v = 0;
+  size_t op_off;
+  unsigned line, column;
+  nf_ast_children (c, kids, 2);
+  int i = nf_ast_const (kids[0], &v) ? 0 : 1;
+  if (i == 1)
+    nf_ast_const (kids[1], &v);
+  const char *zero = nf_zero (elem); /* "0.0f": "2" and its suffix.  */
+  size_t n = strlen (zero) + 2;
+  char *lit = malloc (n);
+  if (!lit)
+    {
+      nf_edits_refuse (t->edits);
+      return;
+    }
+  if (den)
+    snprintf (lit, n, "%s2%s", v < 0 ? "-" : "", zero + 1);
+  else
+    snprintf (lit, n, "%s", zero);
+  nf_edits_add (t->edits, nf_ast_begin (kids[i]), nf_ast_end (kids[i]), lit);
+  free (lit);
+  if (!den && nf_ast_binop (c) == CXBinaryOperator_Sub)
+    {
+      if (!nf_ast_operator_loc (t->tu, c, &op_off, &line, &column)
+	  || t->buf[op_off] != '-')
+	nf_edits_refuse (t->edits);
+      else
+	nf_edits_add (t->edits, op_off, op_off + 1, "+");
+    }
+}
+
+/* If the floating A / B at C is a tanh quotient (exp (a) - 1) /
+   (exp (a) + 1), rewrite it into t / (t + 2) with t = expm1 (a), as
+   the plugin's nf_try_tanh does, or record why not, and note its
+   numerator as taken (no Expm1 of its own).  Two exps of a (written
+   twice) both become expm1 (a): the same value, which a compiler merges
+   as it merged the exps.  Returns 0, or -1 when out of memory.  */
+static int
+nf_try_tanh (struct nf_scan *s, CXCursor c)
+{
+  nf_tool *t = s->t;
+  struct nf_ast_region g;
+  nf_match m;
+  size_t op_off;
+  unsigned line, column;
+
+  if (!nf_ast_region_init (&g, s->function, s->vars))
+    return -1;
+  g.narrow_math = t->narrow_math;
+  nf_value anchor = nf_ast_tanh (&g, c);
+  if (anchor == NF_NO_VALUE || !nf_match_tanh (g.r, anchor, &m))
+    {
+      nf_ast_region_fini (&g);
+      return 0;
+    }
+  if (!nf_ast_operator_loc (t->tu, c, &op_off, &line, &column))
+    nf_start_loc (c, &line, &column);
+  nf_value numv = nf_op_operand (g.r, anchor, 0);
+  nf_value denv = nf_op_operand (g.r, anchor, 1);
+  CXCursor num = nf_ast_value_cursor (&g, numv);
+  CXCursor den = nf_ast_value_cursor (&g, denv);
+  CXCursor call1 = nf_ast_value_cursor (&g, nf_op_operand (g.r, numv, 0));
+  CXCursor call2 = nf_ast_value_cursor (&g, nf_op_operand (g.r, denv, 0));
+  CXCursor callee1, callee2, arg1, arg2;
+  int fn1 = nf_ast_math_call (call1, nf_exp_names, 6, &callee1, &arg1);
+  int fn2 = nf_ast_math_call (call2, nf_exp_names, 6, &callee2, &arg2);
+  enum nf_elem elem = nf_value_type (g.r, nf_op_operand (g.r, numv, 0)).elem;
+  int to1 = nf_exp_of_elem (fn1, elem), to2 = nf_exp_of_elem (fn2, elem);
+  bool two = !clang_equalCursors (call1, call2);
+  CXCursor code[5] = { c, num, den, call1, call2 };
+  const char *reason = NULL;
+  if (nf_take (s, num) != 0)
+    {
+      nf_match_release (&m);
+      nf_ast_region_fini (&g);
+      return -1;
+    }
+  if (fn1 < 0 || fn2 < 0)
+    reason = "the call of exp is not written in the source";
+  else if (strcmp (s->function, nf_exp_names[to1].to) == 0)
+    reason = nf_self_call_reason;
+  else if (!nf_plain_code (t, code, 5))
+    reason = "the code is inside a macro expansion";
+  else
+    {
+      nf_edits_begin (t->edits);
+      nf_rename (t, callee1, nf_exp_names[fn1].from, nf_exp_names[to1].to);
+      if (two)
+	nf_rename (t, callee2, nf_exp_names[fn2].from, nf_exp_names[to2].to);
+      nf_tanh_term_edits (t, num, elem, /*den=*/false);
+      nf_tanh_term_edits (t, den, elem, /*den=*/true);
+      if (!nf_edits_commit (t->edits))
+	reason = "the region overlaps another rewritten region";
+    }
+  int status = 0;
+  if (reason)
+    nf_record_missed (t, NF_KIND_EXPM1, s->function, line, column, reason);
+  else
+    status = nf_scalar_record (s, NF_KIND_EXPM1, nf_exp_names[to1].report,
+			       elem, arg1, c, line, column, /*m=*/NULL);
+  nf_match_release (&m);
+  nf_ast_region_fini (&g);
+  return status;
+}
+
+/* The first walk: the tanh quotients, whose numerators are theirs.  */
+static enum CXChildVisitResult
+nf_tanh_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_scan *s = data;
+  (void) parent;
+  if (clang_getCursorKind (c) == CXCursor_BinaryOperator)
+    s->oom |= nf_try_tanh (s, c) != 0;
+  return s->oom ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
 static enum CXChildVisitResult
 nf_scan_visit (CXCursor c, CXCursor parent, CXClientData data)
 {
   struct nf_scan *s = data;
   enum CXCursorKind k = clang_getCursorKind (c);
   (void) parent;
-  if (k == CXCursor_BinaryOperator && (s->t->kinds & NF_KIND_EXPM1))
+  if (k == CXCursor_BinaryOperator && (s->t->kinds & NF_KIND_EXPM1)
+      && !nf_taken (s, c))
     s->oom |= nf_try_expm1 (s, c) != 0;
   else if (k == CXCursor_CallExpr && (s->t->kinds & NF_KIND_LOG1P))
     s->oom |= nf_try_log1p (s, c) != 0;
@@ -372,9 +563,14 @@ static int
 nf_scalar_function (nf_tool *t, CXCursor fn, const char *name,
 		    const nf_vars *vars, void *data)
 {
-  struct nf_scan s = { t, name, vars, 0 };
+  struct nf_scan s = { t, name, vars, 0, NULL, 0, 0 };
   (void) data;
-  clang_visitChildren (fn, nf_scan_visit, &s);
+  /* The tanh quotients first, as the plugin's pass takes them.  */
+  if (t->kinds & NF_KIND_EXPM1)
+    clang_visitChildren (fn, nf_tanh_visit, &s);
+  if (!s.oom)
+    clang_visitChildren (fn, nf_scan_visit, &s);
+  free (s.taken);
   return s.oom ? -1 : 0;
 }
 

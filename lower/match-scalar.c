@@ -10,6 +10,8 @@
    idiom's forms only, with the constant exactly 1: exp (x) - 2,
    exp (a) - exp (b), a sigmoid's 1 + exp (-x) or log (v + 1e-12) are no
    near miss (on real code such entries were noise), so get no entry.
+   The tanh quotient (exp (a) - 1) / (exp (a) + 1) is one Expm1 whose
+   lowering is t / (t + 2), t = expm1 (a) (nf_match_tanh).
    The reasons are the remarks users read: keep them stable.
    Works on scalars and on whole arrays alike (an elementwise loop is one
    op on a tensor).
@@ -138,6 +140,68 @@ nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m)
   m->input_never_minus_zero = nf_never_minus_zero (r, x);
   m->result = anchor;
   m->accum = nf_value_type (r, anchor).elem;
+  return nf_match_accept (r, m, &l);
+}
+
+/* The EXP whose result E gives V = E + K (K = 1 or -1), in the
+   canonical form nf_canonical_binary leaves (E + 1, E - 1: 1 + E and
+   E - -1 are E + 1 there), or NF_NO_VALUE.  No conversion between: the
+   plugin's GIMPLE has the exp and the sum in one type.  */
+static nf_value
+nf_exp_plus (const nf_region *r, nf_value v, int k)
+{
+  enum nf_opcode code = nf_op (r, v);
+  if ((k > 0 && code != NF_OP_ADD) || (k < 0 && code != NF_OP_SUB)
+      || !nf_is_const (r, nf_op_operand (r, v, 1), 1.0))
+    return NF_NO_VALUE;
+  nf_value e = nf_op_operand (r, v, 0);
+  return nf_op (r, e) == NF_OP_EXP ? e : NF_NO_VALUE;
+}
+
+/* Whether V has N uses, all inside the region.  */
+static bool
+nf_uses_exactly (const nf_region *r, nf_value v, int n)
+{
+  return nf_value_n_uses (r, v) == n && !nf_value_escapes (r, v);
+}
+
+bool
+nf_match_tanh (const nf_region *r, nf_value anchor, nf_match *m)
+{
+  nf_oplist l = { { 0 }, 0 };
+
+  nf_match_init (m, NF_KIND_EXPM1, anchor);
+  if (nf_op (r, anchor) != NF_OP_DIV
+      || !nf_elem_is_float (nf_value_type (r, anchor).elem))
+    return false;
+  nf_value num = nf_op_operand (r, anchor, 0);
+  nf_value den = nf_op_operand (r, anchor, 1);
+  nf_value e1 = nf_exp_plus (r, num, -1), e2 = nf_exp_plus (r, den, 1);
+  if (e1 == NF_NO_VALUE || e2 == NF_NO_VALUE
+      || !nf_type_equal (nf_value_type (r, e1), nf_value_type (r, e2)))
+    return false;
+  /* One exp, or two of the same argument (as written, before a
+     compiler's value numbering merges them).  */
+  nf_value a1 = nf_op_operand (r, e1, 0), a2 = nf_op_operand (r, e2, 0);
+  if (e1 != e2 && !nf_same_value (r, a1, a2))
+    return false;
+  /* Nothing else reads the exps or the two terms, else exp (a) would
+     still be needed: no near miss either (the numerator alone is then
+     the Expm1 candidate, with its own reason).  */
+  if (!nf_uses_exactly (r, num, 1) || !nf_uses_exactly (r, den, 1)
+      || !nf_uses_exactly (r, e1, e1 == e2 ? 2 : 1)
+      || (e1 != e2 && !nf_uses_exactly (r, e2, 1)))
+    return false;
+  nf_oplist_add (&l, e1);
+  if (e2 != e1)
+    nf_oplist_add (&l, e2);
+  nf_oplist_add (&l, num);
+  nf_oplist_add (&l, den);
+  nf_oplist_add (&l, anchor);
+  m->input = nf_op_operand (r, e1, 0);
+  m->input_never_minus_zero = nf_never_minus_zero (r, m->input);
+  m->result = anchor;
+  m->accum = nf_value_type (r, e1).elem;
   return nf_match_accept (r, m, &l);
 }
 

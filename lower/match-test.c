@@ -556,6 +556,48 @@ test_rows (unsigned reduce_mask, int wstride, const char *reason)
   nf_region_free (r);
 }
 
+/* The tanh quotient (exp (a) - 1) / (exp (a) + 1); FORM picks the
+   variant.  Returns whether it matched (with a as the input).  */
+static bool
+tanh_case (int form)
+{
+  nf_region *r = nf_region_new ("f");
+  nf_type d = nf_scalar_type (NF_ELEM_F64);
+  nf_value x = nf_param (r, "x", d, false), y = nf_param (r, "y", d, false);
+  nf_value one = nf_const (r, d, 1), a = x, a2 = x;
+  if (form == 2) /* exp (2 * x) written twice */
+    {
+      a = nf_binary (r, NF_OP_MUL, x, nf_const (r, d, 2));
+      a2 = nf_binary (r, NF_OP_MUL, x, nf_const (r, d, 2));
+    }
+  else if (form == 3) /* exp (x), exp (y) */
+    a2 = y;
+  nf_value e1 = nf_unary (r, NF_OP_EXP, a);
+  nf_value e2 = form == 0 || form >= 4 ? e1 : nf_unary (r, NF_OP_EXP, a2);
+  nf_value num = nf_binary (r, NF_OP_SUB, e1,
+			    form == 5 ? nf_const (r, d, 2) : one);
+  nf_value den = nf_binary (r, NF_OP_ADD, e2, one);
+  nf_value q = nf_binary (r, NF_OP_DIV, num, den);
+  if (form == 4) /* e used after the quotient too */
+    nf_value_set_escapes (r, e1);
+  nf_match m;
+  bool ok = nf_match_tanh (r, q, &m);
+  CHECK (ok ? m.input == a && m.result == q && !m.reason : !m.reason);
+  nf_match_release (&m);
+  nf_region_free (r);
+  return ok;
+}
+
+static void
+test_tanh (void)
+{
+  /* One exp, two of x, two of 2 * x built twice; exps of x and y, the
+     exp used elsewhere, exp (x) - 2 are no quotient.  */
+  static const bool want[] = { true, true, true, false, false, false };
+  for (int i = 0; i < 6; i++)
+    CHECK (tanh_case (i) == want[i]);
+}
+
 int
 main (void)
 {
@@ -565,5 +607,6 @@ main (void)
   test_rmsnorm ();
   test_mulredsqrt ();
   test_scalar ();
+  test_tanh ();
   NF_DONE ();
 }

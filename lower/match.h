@@ -66,6 +66,17 @@ bool nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
    as a near miss (exp (x) - 2) is only one from there.  */
 bool nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m);
 
+/* The tanh quotient (exp (a) - 1) / (exp (a) + 1), with one exp or two
+   of the same a: anchored on the DIV.  It stands for t / (t + 2) with
+   t = expm1 (a), + 0.0 on the numerator where signed zeros matter (the
+   original's +0 for a = -0): one call, where rewriting the numerator
+   alone would leave expm1 (a) and exp (a).  M->input is a.  Within 2.5
+   ulps in float (t's 0.5 ulp and two roundings) where the original's
+   e - 1 cancels near 0.  Guards (no reason: the numerator is then an
+   Expm1 candidate of its own): nothing else uses the exps or the two
+   terms.  */
+bool nf_match_tanh (const nf_region *r, nf_value anchor, nf_match *m);
+
 /* log (1 + x) (or log (x + 1)): anchored on the LOG.  */
 bool nf_match_log1p (const nf_region *r, nf_value anchor, nf_match *m);
 

@@ -85,8 +85,8 @@
    - Only the scalar form; loops over arrays go to the runtime's array
      kernels in the loop pass (issue 4).
    - The tanh quotient is matched here on GIMPLE, not by lower/'s
-     matchers (neuronfuse-clang does not rewrite it), and has no HLO
-     dump.
+     nf_match_tanh (which neuronfuse-clang uses for the same shape and
+     guards), and has no HLO dump.
    - nf_expm1f is declared const: it sets errno on overflow as expm1f
      does, but GCC does not know, as for its own built-ins under
      -fno-math-errno (README.md).
