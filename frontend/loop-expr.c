@@ -15,8 +15,8 @@
       excess precision), an implicit one does not.
    2. Conversions between number types are CONVERTs, one per element per
       loop body (nf_lp_convert), as GIMPLE's (float) x[j] used twice.
-   3. Accesses x[j] are LOADs, variables their current value, members
-      s->eps parameters (loop-ir.c).
+   3. Accesses x[j] and x[j + c] are LOADs (loop-access.c), variables
+      their current value (loop-ir.c), members s->eps parameters.
    4. c ? a : b is a SELECT on a comparison; a comparison of floats is a
       CMP, made canonical with the constant second; GCC's folds of
       (float) (cmp) * K into cmp ? K : 0 are made here (nf_lp_csel).
@@ -284,15 +284,16 @@ nf_lp_csel (struct nf_lp *g, CXCursor c, CXCursor *cmp, double *k1, double *k2)
   return false;
 }
 
-/* The LOAD of the access C = BASE[j] of ELEM in loop K (one per array
-   and type).  */
+/* The LOAD of the access C = BASE[j + OFF] of ELEM in loop K (one per
+   array and type; the array starts at BASE[OFF], as the plugin's).  */
 static nf_value
-nf_lp_load (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
+nf_lp_load (struct nf_lp *g, CXCursor base, int64_t off, int k,
+	    enum nf_elem elem)
 {
   if (elem == NF_ELEM_NONE)
     return nf_lp_fail (g, "a value of the region is neither a number "
 			  "nor an array");
-  nf_value p = nf_lp_array (g, base, k, elem);
+  nf_value p = nf_lp_array (g, base, off, k, elem);
   if (p == NF_NO_VALUE)
     return p;
   nf_type t = nf_tensor1_type (elem, nf_lp_dim (g, k));
@@ -494,9 +495,12 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
 	return nf_lp_fail (g, NF_WHY_CONVERSION);
       return nf_lp_convert (g, nf_lp_expr (g, inner, k), elem);
     }
-  CXCursor base = nf_lp_access_base (g, c, k);
+  int64_t off;
+  CXCursor base = nf_lp_access (g, c, k, &off);
   if (!clang_Cursor_isNull (base))
-    return nf_lp_load (g, base, k, elem);
+    return nf_lp_load (g, base, off, k, elem);
+  if (g->fail)
+    return NF_NO_VALUE;
   switch (clang_getCursorKind (c))
     {
     case CXCursor_MemberRefExpr:

@@ -26,7 +26,8 @@
    by its source text.  */
 struct nf_lp_array
 {
-  char *text; /* The base expression as written (owned).  */
+  char *text;	  /* The base expression as written (owned).  */
+  int64_t offset; /* The element the array starts at: base[offset].  */
   nf_value param;
   CXCursor base;
 };
@@ -110,6 +111,8 @@ struct nf_lp_span
 bool nf_lp_start (struct nf_lp *g, const struct nf_lp_scan *s, bool map);
 /* Free G's region and texts.  */
 void nf_lp_finish (struct nf_lp *g);
+/* Note that G is out of memory.  Returns NF_NO_VALUE.  */
+nf_value nf_lp_oom (struct nf_lp *g);
 /* Note WHY as G's failure, unless it has one.  Returns NF_NO_VALUE.  */
 nf_value nf_lp_fail (struct nf_lp *g, const char *why);
 /* Note that V stands for the expression C (FIRST: unless V has a
@@ -140,16 +143,8 @@ bool nf_lp_same_text (const nf_tool *t, CXCursor a, CXCursor b);
 nf_dim nf_lp_dim (const struct nf_lp *g, int k);
 /* Whether C (stripped) is loop K's induction variable.  */
 bool nf_lp_is_ivar (const struct nf_lp *g, CXCursor c, int k);
-/* The array parameter for the pointer expression BASE, accessed in loop
-   K with elements of ELEM.  */
-nf_value nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem);
-/* The base of the access C = base[j] or *(base + j) in loop K, or a
-   null cursor.  */
-CXCursor nf_lp_access_base (struct nf_lp *g, CXCursor c, int k);
 /* The value of the variable DECL read at C.  */
 nf_value nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c);
-/* The number read by the member access C (s->eps).  */
-nf_value nf_lp_member (struct nf_lp *g, CXCursor c);
 /* Analyse the for statement C as G's next loop.  Returns its body, or a
    null cursor (G->fail set).  */
 CXCursor nf_lp_loop (struct nf_lp *g, CXCursor c);
@@ -175,6 +170,19 @@ enum CXChildVisitResult nf_lp_count_refs (CXCursor c, CXCursor parent,
 /* The end of statement C including its `;`.  */
 size_t nf_lp_stmt_end (const nf_tool *t, CXCursor c);
 
+/* --- loop-access.c: the arrays and members ------------------------- */
+
+/* The array parameter for the pointer expression BASE from its element
+   OFFSET on, accessed in loop K with elements of ELEM.  */
+nf_value nf_lp_array (struct nf_lp *g, CXCursor base, int64_t offset, int k,
+		      enum nf_elem elem);
+/* The base of the access C of loop K (base[j + c], *(base + j + c),
+   ...), its constant element offset c in *OFF; a null cursor when C is
+   none (G fails when C is one that is not affine).  */
+CXCursor nf_lp_access (struct nf_lp *g, CXCursor c, int k, int64_t *off);
+/* The number read by the member access C (s->eps).  */
+nf_value nf_lp_member (struct nf_lp *g, CXCursor c);
+
 /* --- loop-expr.c: expressions ---------------------------------------- */
 
 /* The value of the expression C, in loop K (or the scalar code, -1).  */
@@ -194,8 +202,10 @@ enum nf_opcode nf_lp_math (CXCursor call, int *nargs);
 
 /* --- loop-rewrite.c: the fused calls in C ---------------------------- */
 
-/* The C text of the pointer to array value P of G.  */
+/* The C text of the base of the array value P of G, and the element
+   the array starts at.  */
 const char *nf_lp_array_text (const struct nf_lp *g, nf_value p);
+int64_t nf_lp_array_offset (const struct nf_lp *g, nf_value p);
 /* The MulRedSqrt M of G, whose loop is SPAN's first statement: the loop
    goes and the norm's call in the next statement becomes the kernel's.
    Returns NULL (SPAN->last set to that statement), or the reason it is

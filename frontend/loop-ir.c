@@ -30,17 +30,16 @@
    4. Scalar statements v = E, v op= E, T v = E (nf_lp_scalar_stmt)
       assign their variables.
    5. The last loop's body a[j] = E (nf_lp_store) is a STORE.
-   x[j] and *(x + j), with j the loop's induction variable, are LOADs of
-   the array parameter named by x's text (nf_lp_array); a member read
-   (s->eps) is a scalar parameter named by its text (nf_lp_member).
+   x[j], x[j + c] and *(x + j), with j the loop's induction variable,
+   are LOADs of the array parameter named by x's text and the offset c
+   (loop-access.c, which also has the member reads s->eps: scalar
+   parameters named by their text).
 
    Texts (array bases, members, bounds) are the source's, on the heap:
    two arrays are the same when their whole texts are.
 
    Limitations: a region has at most NF_LP_VARS variables, NF_LP_ARRAYS
-   arrays and as many members read (reported when more); offsets and
-   strides other than x[j] are not built ("an array access is not
-   affine in the loop").
+   arrays and as many members read (reported when more).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -49,7 +48,7 @@
 
 #include "loop-int.h"
 
-/* What a visit of nf_lp_vol_visit or nf_lp_effect_visit found.  */
+/* What a visit of nf_lp_vol_visit found.  */
 struct nf_lp_vol
 {
   bool found;
@@ -64,26 +63,6 @@ nf_lp_vol_visit (CXCursor c, CXCursor parent, CXClientData data)
   if (clang_isExpression (clang_getCursorKind (c))
       && clang_isVolatileQualifiedType (clang_getCursorType (c)))
     v->found = true;
-  return CXChildVisit_Recurse;
-}
-
-/* Whether an expression has side effects (calls, ++, assignments).  */
-static enum CXChildVisitResult
-nf_lp_effect_visit (CXCursor c, CXCursor parent, CXClientData data)
-{
-  struct nf_lp_vol *v = data;
-  (void) parent;
-  enum CXCursorKind k = clang_getCursorKind (c);
-  if (k == CXCursor_CallExpr || k == CXCursor_CompoundAssignOperator
-      || nf_ast_binop (c) == CXBinaryOperator_Assign)
-    v->found = true;
-  if (k == CXCursor_UnaryOperator)
-    {
-      enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind (c);
-      if (u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PostDec
-	  || u == CXUnaryOperator_PreInc || u == CXUnaryOperator_PreDec)
-	v->found = true;
-    }
   return CXChildVisit_Recurse;
 }
 
@@ -119,8 +98,7 @@ nf_lp_finish (struct nf_lp *g)
   g->n_cursors = 0;
 }
 
-/* Note that G is out of memory.  Returns NF_NO_VALUE.  */
-static nf_value
+nf_value
 nf_lp_oom (struct nf_lp *g)
 {
   g->oom = true;
@@ -352,95 +330,6 @@ nf_lp_is_ivar (const struct nf_lp *g, CXCursor c, int k)
 	 && nf_lp_same_decl (d, g->loops[k].ivar);
 }
 
-/* The parameter of TABLE (*N entries) whose source text is TEXT and
-   whose elements are TYPE's, added for cursor C, of type TYPE and named
-   after C's spelling (s->x is "x"), if there is none; NF_NO_VALUE with
-   the missed reason WHY_FULL when the table is full, or when TEXT is
-   NULL (out of memory).  TEXT is the caller's new string: kept in the
-   table, or freed.  */
-static nf_value
-nf_lp_intern (struct nf_lp *g, struct nf_lp_array *table, int *n, CXCursor c,
-	      char *text, nf_type type, bool is_array, const char *why_full)
-{
-  if (!text)
-    return nf_lp_oom (g);
-  for (int i = 0; i < *n; i++)
-    if (strcmp (table[i].text, text) == 0
-	&& nf_value_type (g->r, table[i].param).elem == type.elem)
-      {
-	free (text);
-	return table[i].param;
-      }
-  if (*n == NF_LP_ARRAYS)
-    {
-      free (text);
-      return nf_lp_fail (g, why_full);
-    }
-  struct nf_lp_array *a = &table[(*n)++];
-  a->text = text;
-  a->base = c;
-  CXString sp = clang_getCursorSpelling (c);
-  const char *name = clang_getCString (sp);
-  a->param = nf_param (g->r, name && *name ? name : text, type, is_array);
-  clang_disposeString (sp);
-  return nf_lp_note (g, a->param, c, /*first=*/false);
-}
-
-/* The array parameter for the pointer expression BASE, accessed in loop
-   K with elements of ELEM.  */
-nf_value
-nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
-{
-  CXCursor s = nf_ast_strip_noop (base);
-  CXType pt = clang_getCanonicalType (clang_getCursorType (s));
-  CXType et = pt.kind == CXType_Pointer ? clang_getPointeeType (pt)
-					: clang_getArrayElementType (pt);
-  if (clang_isVolatileQualifiedType (et))
-    return nf_lp_fail (g, NF_WHY_LOOP_VOLATILE);
-  /* The call and the overlap test evaluate the base again.  */
-  struct nf_lp_vol fx = { false };
-  clang_visitChildren (s, nf_lp_effect_visit, &fx);
-  if (fx.found || clang_getCursorKind (s) == CXCursor_CallExpr)
-    return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
-  char *text = nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s));
-  if (text && !*text)
-    {
-      free (text);
-      return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
-    }
-  return nf_lp_intern (g, g->arrays, &g->n_arrays, s, text,
-		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true,
-		       NF_WHY_ARRAYS);
-}
-
-/* The base of the access C = base[j] or *(base + j) in loop K, or a
-   null cursor.  */
-CXCursor
-nf_lp_access_base (struct nf_lp *g, CXCursor c, int k)
-{
-  CXCursor kids[2];
-  c = nf_ast_strip_noop (c);
-  enum CXCursorKind kind = clang_getCursorKind (c);
-  if (kind == CXCursor_ArraySubscriptExpr && nf_ast_children (c, kids, 2) == 2
-      && nf_lp_is_ivar (g, kids[1], k))
-    return kids[0];
-  if (kind == CXCursor_UnaryOperator
-      && clang_getCursorUnaryOperatorKind (c) == CXUnaryOperator_Deref
-      && nf_ast_children (c, kids, 1) == 1)
-    {
-      CXCursor p = nf_ast_strip_noop (kids[0]);
-      if (nf_ast_binop (p) == CXBinaryOperator_Add
-	  && nf_ast_children (p, kids, 2) == 2)
-	{
-	  if (nf_lp_is_ivar (g, kids[1], k))
-	    return kids[0];
-	  if (nf_lp_is_ivar (g, kids[0], k))
-	    return kids[1];
-	}
-    }
-  return clang_getNullCursor ();
-}
-
 /* The value of the variable DECL read at C.  */
 nf_value
 nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c)
@@ -458,20 +347,6 @@ nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c)
   nf_lp_note (g, p, nf_ast_strip_noop (c), /*first=*/false);
   nf_lp_set_var (g, decl, p, true);
   return p;
-}
-
-/* The number read by the member access C (s->eps), a parameter of the
-   region named by its text.  */
-nf_value
-nf_lp_member (struct nf_lp *g, CXCursor c)
-{
-  enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
-  if (elem == NF_ELEM_NONE)
-    return nf_lp_fail (g, NF_WHY_INPUT_KIND);
-  char *text = nf_lp_text (g->t, nf_ast_begin (c), nf_ast_end (c));
-  return nf_lp_intern (g, g->leaves, &g->n_leaves, c, text,
-		       nf_scalar_type (elem), false,
-		       "the region has too many inputs");
 }
 
 /* --- Statements.  --- */
@@ -768,13 +643,14 @@ nf_lp_store (struct nf_lp *g, CXCursor body)
       || nf_ast_children (body, k, 2) != 2)
     return nf_lp_fail (g, "the region computes something the matchers do "
 			  "not know");
-  CXCursor base = nf_lp_access_base (g, k[0], g->n_loops - 1);
+  int64_t off;
+  CXCursor base = nf_lp_access (g, k[0], g->n_loops - 1, &off);
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (k[0]));
   if (clang_Cursor_isNull (base) || !nf_elem_is_float (elem))
     return nf_lp_fail (g, NF_WHY_STORED_OUTSIDE);
   g->conv_floor = nf_region_n_values (g->r);
   nf_value v = nf_lp_convert (g, nf_lp_expr (g, k[1], g->n_loops - 1), elem);
-  nf_value p = nf_lp_array (g, base, g->n_loops - 1, elem);
+  nf_value p = nf_lp_array (g, base, off, g->n_loops - 1, elem);
   if (v == NF_NO_VALUE || p == NF_NO_VALUE)
     return NF_NO_VALUE;
   if (nf_value_type (g->r, v).rank == 0)

@@ -60,7 +60,7 @@
    A _Float16 accumulator sums in float (GCC's excess precision), the
    arithmetic on _Float16 values too, as the plugin's IR has it.
 
-   Not handled: loops with other shapes (offsets, strides, bodies of
+   Not handled: loops with other shapes (variable offsets, strides, bodies of
    several statements but an elementwise loop's, of at most nine),
    branches between the loops, regions the plugin only sees after
    inlining (an activation through an inline function or a function

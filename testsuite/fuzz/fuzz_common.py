@@ -68,10 +68,10 @@ KNOWN_LIMITATIONS = [
      "UINT_MAX, so the access is not affine ('an array access is not "
      "affine in the loop'): right to refuse (j + 1, which cannot wrap as "
      "j < n, is fused)"),
-    ('clang', 'offset-index', lambda f: True,
-     "x[j + c]: the frontend's matchers want the loop index itself as "
-     "the subscript ('the region computes something the matchers do not "
-     "know'); the plugin sees the base pointer x + c and fuses"),
+    ('clang', 'unsigned-offset', lambda f: True,
+     "as for the plugin: neuronfuse-clang refuses the index j + c in a "
+     "32-bit unsigned type where GCC finds it may wrap "
+     "(frontend/loop-access.c, neuronfuse.loop/offset-index.c)"),
     ('plugin', 'narrowed-temp', lambda f: not fast_math(f),
      "'float e = exp (x); return e - 1;' with x a float: (float) exp "
      "((double) ...) - 1.0f is not expf (..) - 1 unless -ffast-math lets "
