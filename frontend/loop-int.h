@@ -74,6 +74,10 @@ struct nf_lp
   nf_value ret;		 /* A value returned by the region's end.  */
   CXCursor ret_expr;	 /* The expression computing it.  */
   CXCursor body_vars[8]; /* Variables an elementwise loop's body sets.  */
+  const char *stored;	 /* A value is stored outside the loops: the
+			    plugin's reason where the match fails.  */
+  CXCursor other_store;	 /* The first scalar store of no value of the
+			    region, or a null cursor.  */
   int n_body_vars;
 };
 
@@ -151,7 +155,8 @@ CXCursor nf_lp_loop (struct nf_lp *g, CXCursor c);
 /* The first loop's body BODY, acc += E, after the statement PREV.
    Returns the REDUCE.  */
 nf_value nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev);
-/* The scalar statement C.  Returns false when C is none.  */
+/* The scalar statement C (a store to memory too).  Returns false when C
+   is none.  */
 bool nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c);
 /* The last loop's body BODY: a[j] = E.  Returns the STORE.  */
 nf_value nf_lp_store (struct nf_lp *g, CXCursor body);

@@ -30,6 +30,11 @@
    4. Scalar statements v = E, v op= E, T v = E (nf_lp_scalar_stmt)
       assign their variables.
    5. The last loop's body a[j] = E (nf_lp_store) is a STORE.
+   6. A store of the scalar code (*out = sqrtf (s); nf_lp_memory_store)
+      is no op of the region, as the plugin's: a value it stores that
+      comes from the reduction escapes, and G->stored says so (the
+      reason when the match fails); one that does not is G->other_store
+      (loop.c refuses a match whose region it is inside).
    x[j], x[j + c] and *(x + j), with j the loop's induction variable,
    are LOADs of the array parameter named by x's text and the offset c
    (loop-access.c, which also has the member reads s->eps: scalar
@@ -77,6 +82,7 @@ nf_lp_start (struct nf_lp *g, const struct nf_lp_scan *s, bool map)
   /* The scalar pass's decisions, which an elementwise loop sees.  */
   g->vars = map ? s->vars : NULL;
   g->ret = NF_NO_VALUE;
+  g->other_store = clang_getNullCursor ();
   g->r = nf_region_new (s->function);
   return g->r != NULL;
 }
@@ -258,22 +264,27 @@ nf_lp_addr_visit (CXCursor c, CXCursor parent, CXClientData data)
   return CXChildVisit_Recurse;
 }
 
+/* Whether the variable DECL of G's function is memory: a global, a
+   volatile or an addressed local.  */
+static bool
+nf_lp_var_in_memory (const struct nf_lp *g, CXCursor decl)
+{
+  struct nf_lp_addr a = { decl, false };
+  if (!clang_Cursor_isNull (g->fn))
+    clang_visitChildren (g->fn, nf_lp_addr_visit, &a);
+  return a.found || clang_Cursor_hasVarDeclGlobalStorage (decl) == 1
+	 || clang_isVolatileQualifiedType (clang_getCursorType (decl));
+}
+
 void
 nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param)
 {
-  /* A variable the region writes must be the function's own: a global,
-     a volatile or an addressed local is memory the call would skip.  */
-  if (!param)
+  /* A variable the region writes must be the function's own: memory is
+     what the call would skip.  */
+  if (!param && nf_lp_var_in_memory (g, decl))
     {
-      struct nf_lp_addr a = { decl, false };
-      if (!clang_Cursor_isNull (g->fn))
-	clang_visitChildren (g->fn, nf_lp_addr_visit, &a);
-      if (a.found || clang_Cursor_hasVarDeclGlobalStorage (decl) == 1
-	  || clang_isVolatileQualifiedType (clang_getCursorType (decl)))
-	{
-	  nf_lp_fail (g, NF_WHY_OTHER_STORE);
-	  return;
-	}
+      nf_lp_fail (g, NF_WHY_OTHER_STORE);
+      return;
     }
   int i = nf_lp_find_var (g, decl);
   if (i < 0)
@@ -577,8 +588,70 @@ nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev)
   return v;
 }
 
-/* The scalar statement C: v = E, v op= E, T v = E.  Returns false when
-   C is none.  */
+/* Whether V of G is computed from a reduction of the region (not from
+   its inputs alone).  */
+static bool
+nf_lp_from_reduce (struct nf_lp *g, nf_value v)
+{
+  const nf_region *r = g->r;
+  if (v < 0)
+    return false;
+  /* Ids are a topological order: one pass up to V.  */
+  bool *from = calloc ((size_t) v + 1, sizeof *from);
+  if (!from)
+    return nf_lp_oom (g), false;
+  for (nf_value u = 0; u <= v; u++)
+    {
+      from[u] = nf_op (r, u) == NF_OP_REDUCE;
+      for (int i = 0; i < nf_op_n_operands (r, u) && !from[u]; i++)
+	{
+	  nf_value o = nf_op_operand (r, u, i);
+	  from[u] = o >= 0 && from[o];
+	}
+    }
+  bool res = from[v];
+  free (from);
+  return res;
+}
+
+/* The scalar statement C, LHS = RHS, storing to memory (*out = sqrtf
+   (s), out[1] = .., s->norm = .., a global): the plugin's region holds
+   the value stored but not the store (step 6 of the file's comment).
+   Returns false when C is none (LHS no floating-point object).  */
+static bool
+nf_lp_memory_store (struct nf_lp *g, CXCursor c, CXCursor lhs, CXCursor rhs)
+{
+  enum nf_elem e = nf_ast_elem (clang_getCursorType (lhs));
+  if (!nf_elem_is_float (e))
+    return false;
+  nf_value v = nf_lp_convert (g, nf_lp_expr (g, rhs, -1), e);
+  if (v == NF_NO_VALUE)
+    return true;
+  if (nf_lp_from_reduce (g, v))
+    {
+      nf_value_set_escapes (g->r, v);
+      g->stored = NF_WHY_STORED_OUTSIDE;
+    }
+  else if (clang_Cursor_isNull (g->other_store))
+    g->other_store = c;
+  return true;
+}
+
+/* Whether the assigned expression LHS (stripped) of G is memory rather
+   than one of the function's own variables.  */
+static bool
+nf_lp_lhs_in_memory (const struct nf_lp *g, CXCursor lhs)
+{
+  CXCursor v = nf_lp_var_of (lhs);
+  if (!clang_Cursor_isNull (v))
+    return nf_lp_var_in_memory (g, v);
+  enum CXCursorKind k = clang_getCursorKind (nf_ast_strip_noop (lhs));
+  return k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr
+	 || k == CXCursor_UnaryOperator;
+}
+
+/* The scalar statement C: v = E, v op= E, T v = E, or a store of a
+   value (nf_lp_memory_store).  Returns false when C is none.  */
 bool
 nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c)
 {
@@ -605,6 +678,8 @@ nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c)
   if (op < CXBinaryOperator_Assign || op > CXBinaryOperator_SubAssign
       || nf_ast_children (c, k, 2) != 2)
     return false;
+  if (op == CXBinaryOperator_Assign && nf_lp_lhs_in_memory (g, k[0]))
+    return nf_lp_memory_store (g, c, k[0], k[1]);
   CXCursor v = nf_lp_var_of (k[0]);
   enum nf_elem e = nf_ast_elem (clang_getCursorType (k[0]));
   if (clang_Cursor_isNull (v) || !nf_elem_is_float (e))

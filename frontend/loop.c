@@ -37,7 +37,9 @@
       induction variable declared outside its loop and read after it
       refuses the region.
    4. lower/'s nf_match_norm (MulRedSqrt, then RMSNorm) decides
-      (nf_lp_norm_decide); the region must store nowhere else, let
+      (nf_lp_norm_decide); the region must store nowhere else (a store
+      of the scalar code before its end neither: nf_lp_norm_other_store),
+      let
       nothing but the result escape, and not start or end in a macro
       expansion (nf_lp_norm_leaves); loop-rewrite.c spells the call.
    5. Elementwise loops y[i] = E holding an Expm1 or Log1p candidate, a
@@ -301,6 +303,25 @@ nf_lp_norm_leaves (const struct nf_lp *g, const nf_match *m,
   return NULL;
 }
 
+/* Step 4: NF_WHY_OTHER_STORE when a store of G's scalar code that
+   stores no value of the region (G->other_store) comes before the end
+   of M's region (the root's call of a MulRedSqrt, the last loop of an
+   RMSNorm), as the plugin finds it inside its region's blocks; else
+   NULL.  */
+static const char *
+nf_lp_norm_other_store (const struct nf_lp *g, const nf_match *m)
+{
+  if (clang_Cursor_isNull (g->other_store))
+    return NULL;
+  CXCursor end = g->loops[g->n_loops - 1].stmt;
+  if (m->kind == NF_KIND_MULREDSQRT)
+    end = nf_lp_cursor (g, m->result);
+  if (!clang_Cursor_isNull (end)
+      && nf_ast_begin (end) < nf_ast_begin (g->other_store))
+    return NULL;
+  return NF_WHY_OTHER_STORE;
+}
+
 /* Step 4: match the built norm region G where SPAN
    says it is and have it rewritten.  Returns true when it was (SPAN's
    last statement then the region's last); else false, with the reason
@@ -319,10 +340,16 @@ nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g,
     {
       *kind = m.kind;
       *reason = m.reason;
+      /* As the plugin's: a store its region does not hold explains
+	 more.  */
+      if (*reason && g->stored)
+	*reason = g->stored;
       return false;
     }
   *kind = m.kind;
-  *reason = nf_lp_norm_leaves (g, &m, span);
+  *reason = nf_lp_norm_other_store (g, &m);
+  if (!*reason)
+    *reason = nf_lp_norm_leaves (g, &m, span);
   if (*reason)
     ;
   else if (m.kind == NF_KIND_MULREDSQRT)

@@ -87,10 +87,6 @@ KNOWN_LIMITATIONS = [
      "'float e = exp (x); return e - 1;' (a double exp narrowed into a "
      "float temporary): the plugin sees expf-like GIMPLE and rewrites, the "
      "frontend wants the temporary of the call's own type"),
-    ('clang', 'nrm2-store', lambda f: True,
-     "'*out = sqrtf (s)' (the norm stored, not returned): the frontend "
-     "takes the region for an RMSNorm and misses it with 'the sum of "
-     "squares is also used elsewhere' (a misleading reason)"),
     ('clang', 'fabs-square', lambda f: True,
      "fabs (x[i]) * fabs (x[i]): GCC folds |x| * |x| to x * x before the "
      "plugin sees it; the frontend does not model fabs ('the region calls "
