@@ -21,6 +21,7 @@
 
 #define NF_LP_VARS 32  /* Variables a region assigns or reads.  */
 #define NF_LP_ARRAYS 8 /* Arrays, and members read, of a region.  */
+#define NF_LP_SUMS 4   /* Sums of a region's first loop.  */
 
 /* An array of the region (or a member read, s->eps): a parameter named
    by its source text.  */
@@ -74,6 +75,8 @@ struct nf_lp
   nf_value ret;		 /* A value returned by the region's end.  */
   CXCursor ret_expr;	 /* The expression computing it.  */
   CXCursor body_vars[8]; /* Variables an elementwise loop's body sets.  */
+  CXCursor dead[NF_LP_SUMS]; /* The dead sums' variables (loop-body.c).  */
+  int n_dead;
   const char *stored;	 /* A value is stored outside the loops: the
 			    plugin's reason where the match fails.  */
   CXCursor other_store;	 /* The first scalar store of no value of the
@@ -152,9 +155,7 @@ nf_value nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c);
 /* Analyse the for statement C as G's next loop.  Returns its body, or a
    null cursor (G->fail set).  */
 CXCursor nf_lp_loop (struct nf_lp *g, CXCursor c);
-/* The first loop's body BODY, acc += E, after the statement PREV.
-   Returns the REDUCE.  */
-nf_value nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev);
+
 /* The scalar statement C (a store to memory too).  Returns false when C
    is none.  */
 bool nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c);
@@ -174,6 +175,14 @@ enum CXChildVisitResult nf_lp_count_refs (CXCursor c, CXCursor parent,
 					  CXClientData data);
 /* The end of statement C including its `;`.  */
 size_t nf_lp_stmt_end (const nf_tool *t, CXCursor c);
+
+/* --- loop-body.c: the first loop's body ----------------------------- */
+
+/* The first loop's body BODY, acc += E or a compound of temporaries
+   and sums, after the statement PREV.  Returns the region's REDUCE
+   (G->reduce, G->acc); NF_NO_VALUE when there is none (G->fail may say
+   why).  */
+nf_value nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev);
 
 /* --- loop-access.c: the arrays and members ------------------------- */
 

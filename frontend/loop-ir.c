@@ -24,9 +24,8 @@
       parameter (nf_lp_read).  A variable the region writes must be a
       local the function never addresses: anything else is memory the
       call would skip.
-   3. The first loop's body acc += E (nf_lp_reduction) is a REDUCE of E,
-      broadcast when scalar, whose init is acc's value before the loop:
-      the statement just before it (float ss = 0.0f;) or acc itself.
+   3. The first loop's body acc += E is a REDUCE of E (loop-body.c,
+      with the temporaries and further sums of a compound body).
    4. Scalar statements v = E, v op= E, T v = E (nf_lp_scalar_stmt)
       assign their variables.
    5. The last loop's body a[j] = E (nf_lp_store) is a STORE.
@@ -455,8 +454,9 @@ nf_lp_loop_dim (struct nf_lp *g, int k, CXCursor bound, CXCursor bd)
 }
 
 /* The statement BODY of a loop is, or the one statement of a compound
-   BODY; an elementwise loop's compound body (with no volatile access)
-   as it is, for loop.c's nf_lp_map_body.  A null cursor (G failed) for other
+   BODY; an elementwise loop's or a first loop's compound body (with no
+   volatile access) as it is, for loop.c's nf_lp_map_body or
+   loop-body.c's nf_lp_reduction.  A null cursor (G failed) for other
    bodies.  */
 static CXCursor
 nf_lp_loop_body (struct nf_lp *g, CXCursor body)
@@ -468,8 +468,9 @@ nf_lp_loop_body (struct nf_lp *g, CXCursor body)
     return one[0];
   struct nf_lp_vol vol = { false };
   clang_visitChildren (body, nf_lp_vol_visit, &vol);
-  /* An elementwise loop's body may set variables first.  */
-  if (g->map && !vol.found)
+  /* An elementwise loop's body may set variables first, a first loop's
+     temporaries and sums (loop-body.c).  */
+  if ((g->map || g->n_loops == 1) && !vol.found)
     return body;
   nf_lp_fail (g, vol.found ? NF_WHY_VOLATILE
 			   : NF_WHY_LOOP_SHAPE);
@@ -521,71 +522,6 @@ nf_lp_loop (struct nf_lp *g, CXCursor c)
   nf_lp_loop_dim (g, k, bound, bd);
   g->n_loops++;
   return nf_lp_loop_body (g, body);
-}
-
-/* The value of the variable ACC before the region starting at the
-   statement after PREV (a null cursor: none): PREV's initializer or
-   assignment of it.  */
-static nf_value
-nf_lp_init (struct nf_lp *g, CXCursor acc, CXCursor prev)
-{
-  if (nf_lp_find_var (g, acc) >= 0 || clang_Cursor_isNull (prev))
-    return nf_lp_read (g, acc, acc);
-  CXCursor k[2];
-  if (clang_getCursorKind (prev) == CXCursor_DeclStmt)
-    {
-      CXCursor vd[4];
-      int n = nf_ast_children (prev, vd, 4);
-      for (int i = 0; i < n && i < 4; i++)
-	if (nf_lp_same_decl (vd[i], acc))
-	  {
-	    CXCursor in = clang_Cursor_getVarDeclInitializer (vd[i]);
-	    if (!clang_Cursor_isNull (in))
-	      return nf_lp_convert (g, nf_lp_expr (g, in, -1),
-				    nf_ast_elem (clang_getCursorType (acc)));
-	  }
-    }
-  else if (nf_ast_binop (prev) == CXBinaryOperator_Assign
-	   && nf_ast_children (prev, k, 2) == 2
-	   && nf_lp_same_decl (nf_lp_var_of (k[0]), acc))
-    return nf_lp_convert (g, nf_lp_expr (g, k[1], -1),
-			  nf_ast_elem (clang_getCursorType (acc)));
-  return nf_lp_read (g, acc, acc);
-}
-
-/* The first loop's body BODY: acc += E (or acc = acc + E, see
-   nf_lp_accumulation).  Returns the REDUCE.  */
-nf_value
-nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev)
-{
-  CXCursor k[2];
-  if (!nf_lp_accumulation (body, &k[0], &k[1]))
-    return NF_NO_VALUE; /* No candidate.  */
-  CXCursor acc = nf_lp_var_of (k[0]);
-  enum nf_elem elem = nf_ast_elem (clang_getCursorType (k[0]));
-  if (clang_Cursor_isNull (acc) || !nf_elem_is_float (elem))
-    return NF_NO_VALUE;
-  nf_value init = nf_lp_init (g, acc, prev);
-  g->conv_floor = nf_region_n_values (g->r);
-  nf_value in = nf_lp_expr (g, k[1], 0);
-  if (init == NF_NO_VALUE || in == NF_NO_VALUE)
-    return NF_NO_VALUE;
-  /* A _Float16 accumulator sums in float (C's excess precision): the
-     float sum is the reduction, as the plugin's IR has it.  */
-  if (elem == NF_ELEM_F16)
-    {
-      in = nf_lp_convert (g, in, NF_ELEM_F32);
-      g->acc_f16 = true;
-    }
-  else
-    in = nf_lp_convert (g, in, elem);
-  enum nf_elem ie = nf_value_type (g->r, in).elem;
-  if (nf_value_type (g->r, in).rank == 0)
-    in = nf_broadcast (g->r, in, nf_tensor1_type (ie, nf_lp_dim (g, 0)));
-  nf_value v = nf_reduce (g->r, in, init, NF_OP_ADD, 1u);
-  nf_lp_set_var (g, acc, v, false);
-  g->acc = acc;
-  return v;
 }
 
 /* Whether V of G is computed from a reduction of the region (not from

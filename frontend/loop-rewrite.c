@@ -441,11 +441,15 @@ nf_lp_mulredsqrt_edits (struct nf_lp_scan *s, const struct nf_lp *g,
 {
   nf_tool *t = s->t;
   struct nf_lp_str gone = { 0 }, kernel = { 0 };
-  /* The accumulator stays declared: (void) keeps -Wall quiet.  */
-  CXString an = clang_getCursorSpelling (g->acc);
-  nf_lp_str_add (&gone, "(void) %s; /* neuronfuse: loop outlined below */",
-		 clang_getCString (an));
-  clang_disposeString (an);
+  /* The accumulator stays declared, and so do the loop's dead sums
+     (loop-body.c): (void) keeps -Wall quiet.  */
+  for (int i = -1; i < g->n_dead; i++)
+    {
+      CXString an = clang_getCursorSpelling (i < 0 ? g->acc : g->dead[i]);
+      nf_lp_str_add (&gone, "(void) %s; ", clang_getCString (an));
+      clang_disposeString (an);
+    }
+  nf_lp_str_add (&gone, "/* neuronfuse: loop outlined below */");
   CXCursor at
     = c->value == NF_CALL_SUMSQ ? clang_Cursor_getArgument (call, 0) : call;
   const char *why = NULL;

@@ -6,8 +6,9 @@
    behind, matches it through lower/ and hands the match to the rewrite
    (loop-rewrite.c).
 
-   A region starts at a `for` loop whose body is one floating-point
-   accumulation `acc += E` and runs, statement by statement, over the
+   A region starts at a `for` loop whose body is a floating-point
+   accumulation `acc += E` (with temporaries and other sums:
+   loop-body.c) and runs, statement by statement, over the
    scalar code after it and at most one more loop storing y[i] = E:
 
      for (int j = 0; j < size; j++) ss += x[j] * x[j];      reduce_add
@@ -36,12 +37,14 @@
       escape, as SSA names used after the plugin's region do; an
       induction variable declared outside its loop and read after it
       refuses the region.
-   4. lower/'s nf_match_norm (MulRedSqrt, then RMSNorm) decides
-      (nf_lp_norm_decide); the region must store nowhere else (a store
-      of the scalar code before its end neither: nf_lp_norm_other_store),
-      let
-      nothing but the result escape, and not start or end in a macro
-      expansion (nf_lp_norm_leaves); loop-rewrite.c spells the call.
+   4. lower/'s nf_match_norm (MulRedSqrt, then RMSNorm) decides, on each
+      sum of the first loop until one matches (nf_lp_norm_match); the
+      loop must compute no other sum used after it
+      (nf_lp_norm_other_sum), the region store nowhere else (a store of
+      the scalar code before its end neither: nf_lp_norm_other_store),
+      let nothing but the result escape, and not start or end in a
+      macro expansion (nf_lp_norm_leaves); loop-rewrite.c spells the
+      call.
    5. Elementwise loops y[i] = E holding an Expm1 or Log1p candidate, a
       loop no norm candidate took (nf_lp_try_map), are built with the
       scalar pass's rewrite applied (expm1 (x) + 0.0, the + 0.0 folded
@@ -62,8 +65,9 @@
    A _Float16 accumulator sums in float (GCC's excess precision), the
    arithmetic on _Float16 values too, as the plugin's IR has it.
 
-   Not handled: loops with other shapes (variable offsets, strides, bodies of
-   several statements but an elementwise loop's, of at most nine),
+   Not handled: loops with other shapes (variable offsets, strides,
+   second loops of several statements but an elementwise loop's, of at
+   most nine),
    branches between the loops, regions the plugin only sees after
    inlining (an activation through an inline function or a function
    pointer).
@@ -303,6 +307,50 @@ nf_lp_norm_leaves (const struct nf_lp *g, const nf_match *m,
   return NULL;
 }
 
+/* Step 4: match G's sums as the plugin's nf_loop_match does, the
+   region's first (G->reduce), then the others until one is the idiom:
+   MulRedSqrt, else RMSNorm (nf_match_norm).  Returns whether one is,
+   in *M; else false with the first candidate's reason (NULL: none) in
+   *REASON and its kind in *KIND, a store the region does not hold
+   (G->stored) explaining more.  */
+static bool
+nf_lp_norm_match (const struct nf_lp_scan *s, const struct nf_lp *g,
+		  nf_match *m, enum nf_kind *kind, const char **reason)
+{
+  const nf_region *r = g->r;
+  *reason = NULL;
+  for (nf_value a = g->reduce; a < nf_region_n_values (r); a++)
+    {
+      if (nf_op (r, a) != NF_OP_REDUCE)
+	continue;
+      bool matched = nf_match_norm (r, a, s->t->kinds, m);
+      const char *why = matched ? NULL : m->reason;
+      if (why && g->stored)
+	why = g->stored;
+      if (a == g->reduce || matched || (why && !*reason))
+	{
+	  *kind = m->kind;
+	  *reason = why;
+	}
+      if (matched)
+	return true;
+    }
+  return false;
+}
+
+/* Step 4: NF_WHY_OTHER_SUM when the first loop of G computes a sum
+   used after it besides M's (the norms and the dot product of a cosine
+   similarity are no one call), as the plugin's nf_loop_check; else
+   NULL.  */
+static const char *
+nf_lp_norm_other_sum (const struct nf_lp *g, const nf_match *m)
+{
+  for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
+    if (nf_op (g->r, v) == NF_OP_REDUCE && v != m->anchor)
+      return NF_WHY_OTHER_SUM;
+  return NULL;
+}
+
 /* Step 4: NF_WHY_OTHER_STORE when a store of G's scalar code that
    stores no value of the region (G->other_store) comes before the end
    of M's region (the root's call of a MulRedSqrt, the last loop of an
@@ -336,18 +384,12 @@ nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g,
   *kind = NF_KIND_RMSNORM;
   if (g->fail)
     return *reason = g->fail, false;
-  if (!nf_match_norm (g->r, g->reduce, s->t->kinds, &m))
-    {
-      *kind = m.kind;
-      *reason = m.reason;
-      /* As the plugin's: a store its region does not hold explains
-	 more.  */
-      if (*reason && g->stored)
-	*reason = g->stored;
-      return false;
-    }
+  if (!nf_lp_norm_match (s, g, &m, kind, reason))
+    return false;
   *kind = m.kind;
-  *reason = nf_lp_norm_other_store (g, &m);
+  *reason = nf_lp_norm_other_sum (g, &m);
+  if (!*reason)
+    *reason = nf_lp_norm_other_store (g, &m);
   if (!*reason)
     *reason = nf_lp_norm_leaves (g, &m, span);
   if (*reason)

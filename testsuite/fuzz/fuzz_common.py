@@ -95,12 +95,6 @@ KNOWN_LIMITATIONS = [
      "(-x[i]) * (-x[i]): GCC folds it to x[i] * x[i]; the frontend keeps "
      "the negations ('the two factors of the square differ', a misleading "
      "reason)"),
-    ('clang', 'loop-body-stmts', lambda f: True,
-     "a loop body of more than one statement (a temporary 'float v = "
-     "fabsf (x[i]); s += v * v;', or a second sum that GCC deletes as "
-     "dead): the frontend takes a loop of one accumulation ('the loop's "
-     "shape is not supported'; README: 'Not yet: bodies of several "
-     "statements')"),
 ]
 
 # Limitations with no effect on the verdict (kind-only comparisons); the
