@@ -210,6 +210,9 @@ nf_value nf_lp_convert (struct nf_lp *g, nf_value a, enum nf_elem to);
 /* The constant C of ELEM for the expression CUR.  */
 nf_value nf_lp_const (struct nf_lp *g, enum nf_elem elem, double c,
 		      CXCursor cur);
+/* Whether a fabs of G is used: one no square folded away (the plugin
+   does not model fabs).  */
+bool nf_lp_fabs_used (const struct nf_lp *g);
 /* The opcode of the math function CALL calls, and its number of
    arguments; NF_OP_COUNT_ for other calls.  */
 enum nf_opcode nf_lp_math (CXCursor call, int *nargs);

@@ -215,9 +215,14 @@ nf_lp_build_norm (struct nf_lp *g, bool exits, struct nf_lp_span *span,
   CXCursor prev = i > 0 ? stmts[i - 1] : clang_getNullCursor ();
   g->reduce = clang_Cursor_isNull (body) ? NF_NO_VALUE
 					 : nf_lp_reduction (g, body, prev);
+  /* A fabs no square folded away is no value of the plugin's either.  */
+  if (g->reduce != NF_NO_VALUE && nf_lp_fabs_used (g))
+    g->reduce = nf_lp_fail (g, NF_WHY_UNMODELED);
   if (g->reduce == NF_NO_VALUE)
     return false;
   int last = span->last = nf_lp_norm_tail (g, span, store);
+  if (nf_lp_fabs_used (g))
+    nf_lp_fail (g, NF_WHY_UNMODELED);
   span->begin = nf_ast_begin (stmts[i]);
   span->end = g->ret != NF_NO_VALUE ? nf_ast_begin (stmts[last])
 				    : nf_lp_stmt_end (g->t, stmts[last]);

@@ -87,14 +87,6 @@ KNOWN_LIMITATIONS = [
      "'float e = exp (x); return e - 1;' (a double exp narrowed into a "
      "float temporary): the plugin sees expf-like GIMPLE and rewrites, the "
      "frontend wants the temporary of the call's own type"),
-    ('clang', 'fabs-square', lambda f: True,
-     "fabs (x[i]) * fabs (x[i]): GCC folds |x| * |x| to x * x before the "
-     "plugin sees it; the frontend does not model fabs ('the region calls "
-     "a function other than the math functions it models')"),
-    ('clang', 'neg-square', lambda f: True,
-     "(-x[i]) * (-x[i]): GCC folds it to x[i] * x[i]; the frontend keeps "
-     "the negations ('the two factors of the square differ', a misleading "
-     "reason)"),
 ]
 
 # Limitations with no effect on the verdict (kind-only comparisons); the
