@@ -10,10 +10,10 @@
 
    1. The body is one statement or a compound of them (nf_lp_reduction),
       each, in order: a declaration of floating-point temporaries
-      (float v = E, or float v), an assignment to one the body declares (v = E), or
-      an accumulation acc += E (nf_lp_accumulation) into a variable
-      declared outside the loop.  Anything else is not built ("the
-      loop's shape is not supported").
+      (float v = E, or float v), an assignment to one the body declares
+      (v = E), or an accumulation acc += E (nf_lp_accumulation) into a
+      variable declared outside the loop.  Anything else is not built
+      ("the loop's shape is not supported").
    2. A temporary is just a value: E in the loop (an SSA name of the
       plugin's loop body), which later statements read.
    3. An accumulation is a REDUCE of E, broadcast when scalar, whose init
