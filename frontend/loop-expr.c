@@ -15,13 +15,15 @@
       excess precision), an implicit one does not.
    2. Conversions between number types are CONVERTs, one per element per
       loop body (nf_lp_convert), as GIMPLE's (float) x[j] used twice.
-   3. Accesses x[j] are LOADs, variables their current value, members
-      s->eps parameters (loop-ir.c).
+   3. Accesses x[j] and x[j + c] are LOADs (loop-access.c), variables
+      their current value (loop-ir.c), members s->eps parameters.
    4. c ? a : b is a SELECT on a comparison; a comparison of floats is a
       CMP, made canonical with the constant second; GCC's folds of
       (float) (cmp) * K into cmp ? K : 0 are made here (nf_lp_csel).
    5. + - * / of floats (of _Float16 in float), unary minus, and calls of
-      sqrt, pow, exp, log, fmax, fmin (nf_lp_math); in an elementwise
+      sqrt, pow, exp, log, fmax, fmin (nf_lp_math); GCC's folds of
+      (-a) * (-b) to a * b and of |x| * |x| to x * x (nf_lp_fold_square;
+      fabs, in a norm region, is built for them only); in an elementwise
       loop, exp (x) - 1 and log (1 + x) are the scalar pass's
       expm1 (x) + 0.0 and log1p (x) + 0.0 (nf_lp_scalar_rewrite), and
       (exp (a) - 1) / (exp (a) + 1) is t / (t + 2) (nf_lp_tanh), as the
@@ -324,15 +326,16 @@ nf_lp_csel (struct nf_lp *g, CXCursor c, CXCursor *cmp, double *k1, double *k2)
   return false;
 }
 
-/* The LOAD of the access C = BASE[j] of ELEM in loop K (one per array
-   and type).  */
+/* The LOAD of the access C = BASE[j + OFF] of ELEM in loop K (one per
+   array and type; the array starts at BASE[OFF], as the plugin's).  */
 static nf_value
-nf_lp_load (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
+nf_lp_load (struct nf_lp *g, CXCursor base, int64_t off, int k,
+	    enum nf_elem elem)
 {
   if (elem == NF_ELEM_NONE)
     return nf_lp_fail (g, "a value of the region is neither a number "
 			  "nor an array");
-  nf_value p = nf_lp_array (g, base, k, elem);
+  nf_value p = nf_lp_array (g, base, off, k, elem);
   if (p == NF_NO_VALUE)
     return p;
   nf_type t = nf_tensor1_type (elem, nf_lp_dim (g, k));
@@ -435,6 +438,84 @@ nf_lp_compare (struct nf_lp *g, CXCursor c, int k, enum nf_cmp pred)
   return nf_cse_cmp (g->r, pred, a, b);
 }
 
+/* Whether the call C calls fabs, fabsf or fabsl (or their
+   __builtin_).  */
+static bool
+nf_lp_is_fabs_call (CXCursor c)
+{
+  CXString sp = clang_getCursorSpelling (clang_getCursorReferenced (c));
+  const char *name = clang_getCString (sp);
+  if (name && strncmp (name, "__builtin_", 10) == 0)
+    name += 10;
+  bool is = name
+	    && (strcmp (name, "fabs") == 0 || strcmp (name, "fabsf") == 0
+		|| strcmp (name, "fabsl") == 0)
+	    && clang_Cursor_getNumArguments (c) == 1;
+  clang_disposeString (sp);
+  return is;
+}
+
+/* Whether V of G is a fabs (nf_lp_fabs).  */
+static bool
+nf_lp_is_fabs (const struct nf_lp *g, nf_value v)
+{
+  const char *l = nf_value_label (g->r, v);
+  return nf_op (g->r, v) == NF_OP_OPAQUE && l && strcmp (l, "fabs") == 0
+	 && nf_op_n_operands (g->r, v) == 1;
+}
+
+/* |X| in G, the value of the argument of a fabs call: an OPAQUE "fabs"
+   op, one per X (a hash-consed call: GCC's fabsf (x[i]) twice is one
+   value), which a square folds away (nf_lp_fold_square) and which
+   nf_lp_fabs_used refuses elsewhere, as the plugin's builder does its
+   ABS_EXPR ("the region computes something the matchers do not
+   model").  */
+static nf_value
+nf_lp_fabs (struct nf_lp *g, nf_value x)
+{
+  if (x == NF_NO_VALUE)
+    return x;
+  /* GCC narrows fabs ((double) f) to (double) fabsf (f).  */
+  if (nf_op (g->r, x) == NF_OP_CONVERT)
+    {
+      nf_value y = nf_op_operand (g->r, x, 0);
+      enum nf_elem from = nf_value_type (g->r, y).elem;
+      enum nf_elem to = nf_value_type (g->r, x).elem;
+      if (nf_elem_is_float (from) && from < to)
+	return nf_lp_convert (g, nf_lp_fabs (g, y), to);
+    }
+  for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
+    if (nf_lp_is_fabs (g, v) && nf_op_operand (g->r, v, 0) == x)
+      return v;
+  return nf_opaque (g->r, "fabs", nf_value_type (g->r, x), &x, 1);
+}
+
+bool
+nf_lp_fabs_used (const struct nf_lp *g)
+{
+  for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
+    if (nf_lp_is_fabs (g, v)
+	&& (nf_value_n_uses (g->r, v) > 0 || nf_value_escapes (g->r, v)))
+      return true;
+  return false;
+}
+
+/* The factors *A and *B of a product as GCC's match.pd leaves them:
+   (-a) * (-b) is a * b, and |x| * |x| (one value) is x * x, each exact;
+   both only in the factors' own type (a conversion in between stays).  */
+static void
+nf_lp_fold_square (const struct nf_lp *g, nf_value *a, nf_value *b)
+{
+  const nf_region *r = g->r;
+  if (nf_op (r, *a) == NF_OP_NEG && nf_op (r, *b) == NF_OP_NEG)
+    {
+      *a = nf_op_operand (r, *a, 0);
+      *b = nf_op_operand (r, *b, 0);
+    }
+  if (*a == *b && nf_lp_is_fabs (g, *a))
+    *a = *b = nf_op_operand (r, *a, 0);
+}
+
 /* The binary operator C of ELEM in loop K: a select of constants
    (nf_lp_csel), a comparison, or + - * / of floats (of _Float16 in
    float, where GCC's excess precision keeps it until an assignment or a
@@ -486,6 +567,8 @@ nf_lp_binop (struct nf_lp *g, CXCursor c, int k, enum nf_elem elem)
       a = nf_lp_convert (g, a, NF_ELEM_F32);
       b = nf_lp_convert (g, b, NF_ELEM_F32);
     }
+  if (op == NF_OP_MUL && a != NF_NO_VALUE && b != NF_NO_VALUE)
+    nf_lp_fold_square (g, &a, &b);
   return nf_lp_scalar_rewrite (g, c, k, nf_lp_binary (g, op, a, b));
 }
 
@@ -496,6 +579,9 @@ static nf_value
 nf_lp_call (struct nf_lp *g, CXCursor c, int k)
 {
   int nargs = 0;
+  /* A norm region's fabs, which a square folds away.  */
+  if (!g->map && nf_lp_is_fabs_call (c))
+    return nf_lp_fabs (g, nf_lp_expr (g, clang_Cursor_getArgument (c, 0), k));
   enum nf_opcode op = nf_lp_math (c, &nargs);
   if (op == NF_OP_COUNT_ || clang_Cursor_getNumArguments (c) != nargs)
     return nf_lp_fail (g, NF_WHY_CALL);
@@ -537,9 +623,12 @@ nf_lp_expr (struct nf_lp *g, CXCursor c, int k)
 	return nf_lp_fail (g, NF_WHY_CONVERSION);
       return nf_lp_convert (g, nf_lp_expr (g, inner, k), elem);
     }
-  CXCursor base = nf_lp_access_base (g, c, k);
+  int64_t off;
+  CXCursor base = nf_lp_access (g, c, k, &off);
   if (!clang_Cursor_isNull (base))
-    return nf_lp_load (g, base, k, elem);
+    return nf_lp_load (g, base, off, k, elem);
+  if (g->fail)
+    return NF_NO_VALUE;
   switch (clang_getCursorKind (c))
     {
     case CXCursor_MemberRefExpr:

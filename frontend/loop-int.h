@@ -21,12 +21,14 @@
 
 #define NF_LP_VARS 32  /* Variables a region assigns or reads.  */
 #define NF_LP_ARRAYS 8 /* Arrays, and members read, of a region.  */
+#define NF_LP_SUMS 4   /* Sums of a region's first loop.  */
 
 /* An array of the region (or a member read, s->eps): a parameter named
    by its source text.  */
 struct nf_lp_array
 {
-  char *text; /* The base expression as written (owned).  */
+  char *text;	  /* The base expression as written (owned).  */
+  int64_t offset; /* The element the array starts at: base[offset].  */
   nf_value param;
   CXCursor base;
 };
@@ -73,6 +75,12 @@ struct nf_lp
   nf_value ret;		 /* A value returned by the region's end.  */
   CXCursor ret_expr;	 /* The expression computing it.  */
   CXCursor body_vars[8]; /* Variables an elementwise loop's body sets.  */
+  CXCursor dead[NF_LP_SUMS]; /* The dead sums' variables (loop-body.c).  */
+  int n_dead;
+  const char *stored;	 /* A value is stored outside the loops: the
+			    plugin's reason where the match fails.  */
+  CXCursor other_store;	 /* The first scalar store of no value of the
+			    region, or a null cursor.  */
   int n_body_vars;
 };
 
@@ -110,6 +118,8 @@ struct nf_lp_span
 bool nf_lp_start (struct nf_lp *g, const struct nf_lp_scan *s, bool map);
 /* Free G's region and texts.  */
 void nf_lp_finish (struct nf_lp *g);
+/* Note that G is out of memory.  Returns NF_NO_VALUE.  */
+nf_value nf_lp_oom (struct nf_lp *g);
 /* Note WHY as G's failure, unless it has one.  Returns NF_NO_VALUE.  */
 nf_value nf_lp_fail (struct nf_lp *g, const char *why);
 /* Note that V stands for the expression C (FIRST: unless V has a
@@ -140,23 +150,14 @@ bool nf_lp_same_text (const nf_tool *t, CXCursor a, CXCursor b);
 nf_dim nf_lp_dim (const struct nf_lp *g, int k);
 /* Whether C (stripped) is loop K's induction variable.  */
 bool nf_lp_is_ivar (const struct nf_lp *g, CXCursor c, int k);
-/* The array parameter for the pointer expression BASE, accessed in loop
-   K with elements of ELEM.  */
-nf_value nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem);
-/* The base of the access C = base[j] or *(base + j) in loop K, or a
-   null cursor.  */
-CXCursor nf_lp_access_base (struct nf_lp *g, CXCursor c, int k);
 /* The value of the variable DECL read at C.  */
 nf_value nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c);
-/* The number read by the member access C (s->eps).  */
-nf_value nf_lp_member (struct nf_lp *g, CXCursor c);
 /* Analyse the for statement C as G's next loop.  Returns its body, or a
    null cursor (G->fail set).  */
 CXCursor nf_lp_loop (struct nf_lp *g, CXCursor c);
-/* The first loop's body BODY, acc += E, after the statement PREV.
-   Returns the REDUCE.  */
-nf_value nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev);
-/* The scalar statement C.  Returns false when C is none.  */
+
+/* The scalar statement C (a store to memory too).  Returns false when C
+   is none.  */
 bool nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c);
 /* The last loop's body BODY: a[j] = E.  Returns the STORE.  */
 nf_value nf_lp_store (struct nf_lp *g, CXCursor body);
@@ -175,6 +176,27 @@ enum CXChildVisitResult nf_lp_count_refs (CXCursor c, CXCursor parent,
 /* The end of statement C including its `;`.  */
 size_t nf_lp_stmt_end (const nf_tool *t, CXCursor c);
 
+/* --- loop-body.c: the first loop's body ----------------------------- */
+
+/* The first loop's body BODY, acc += E or a compound of temporaries
+   and sums, after the statement PREV.  Returns the region's REDUCE
+   (G->reduce, G->acc); NF_NO_VALUE when there is none (G->fail may say
+   why).  */
+nf_value nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev);
+
+/* --- loop-access.c: the arrays and members ------------------------- */
+
+/* The array parameter for the pointer expression BASE from its element
+   OFFSET on, accessed in loop K with elements of ELEM.  */
+nf_value nf_lp_array (struct nf_lp *g, CXCursor base, int64_t offset, int k,
+		      enum nf_elem elem);
+/* The base of the access C of loop K (base[j + c], *(base + j + c),
+   ...), its constant element offset c in *OFF; a null cursor when C is
+   none (G fails when C is one that is not affine).  */
+CXCursor nf_lp_access (struct nf_lp *g, CXCursor c, int k, int64_t *off);
+/* The number read by the member access C (s->eps).  */
+nf_value nf_lp_member (struct nf_lp *g, CXCursor c);
+
 /* --- loop-expr.c: expressions ---------------------------------------- */
 
 /* The value of the expression C, in loop K (or the scalar code, -1).  */
@@ -188,14 +210,19 @@ nf_value nf_lp_convert (struct nf_lp *g, nf_value a, enum nf_elem to);
 /* The constant C of ELEM for the expression CUR.  */
 nf_value nf_lp_const (struct nf_lp *g, enum nf_elem elem, double c,
 		      CXCursor cur);
+/* Whether a fabs of G is used: one no square folded away (the plugin
+   does not model fabs).  */
+bool nf_lp_fabs_used (const struct nf_lp *g);
 /* The opcode of the math function CALL calls, and its number of
    arguments; NF_OP_COUNT_ for other calls.  */
 enum nf_opcode nf_lp_math (CXCursor call, int *nargs);
 
 /* --- loop-rewrite.c: the fused calls in C ---------------------------- */
 
-/* The C text of the pointer to array value P of G.  */
+/* The C text of the base of the array value P of G, and the element
+   the array starts at.  */
 const char *nf_lp_array_text (const struct nf_lp *g, nf_value p);
+int64_t nf_lp_array_offset (const struct nf_lp *g, nf_value p);
 /* The MulRedSqrt M of G, whose loop is SPAN's first statement: the loop
    goes and the norm's call in the next statement becomes the kernel's.
    Returns NULL (SPAN->last set to that statement), or the reason it is

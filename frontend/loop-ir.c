@@ -24,23 +24,26 @@
       parameter (nf_lp_read).  A variable the region writes must be a
       local the function never addresses: anything else is memory the
       call would skip.
-   3. The first loop's body acc += E (nf_lp_reduction) is a REDUCE of E,
-      broadcast when scalar, whose init is acc's value before the loop:
-      the statement just before it (float ss = 0.0f;) or acc itself.
+   3. The first loop's body acc += E is a REDUCE of E (loop-body.c,
+      with the temporaries and further sums of a compound body).
    4. Scalar statements v = E, v op= E, T v = E (nf_lp_scalar_stmt)
       assign their variables.
    5. The last loop's body a[j] = E (nf_lp_store) is a STORE.
-   x[j] and *(x + j), with j the loop's induction variable, are LOADs of
-   the array parameter named by x's text (nf_lp_array); a member read
-   (s->eps) is a scalar parameter named by its text (nf_lp_member).
+   6. A store of the scalar code (*out = sqrtf (s); nf_lp_memory_store)
+      is no op of the region, as the plugin's: a value it stores that
+      comes from the reduction escapes, and G->stored says so (the
+      reason when the match fails); one that does not is G->other_store
+      (loop.c refuses a match whose region it is inside).
+   x[j], x[j + c] and *(x + j), with j the loop's induction variable,
+   are LOADs of the array parameter named by x's text and the offset c
+   (loop-access.c, which also has the member reads s->eps: scalar
+   parameters named by their text).
 
    Texts (array bases, members, bounds) are the source's, on the heap:
    two arrays are the same when their whole texts are.
 
    Limitations: a region has at most NF_LP_VARS variables, NF_LP_ARRAYS
-   arrays and as many members read (reported when more); offsets and
-   strides other than x[j] are not built ("an array access is not
-   affine in the loop").
+   arrays and as many members read (reported when more).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -49,7 +52,7 @@
 
 #include "loop-int.h"
 
-/* What a visit of nf_lp_vol_visit or nf_lp_effect_visit found.  */
+/* What a visit of nf_lp_vol_visit found.  */
 struct nf_lp_vol
 {
   bool found;
@@ -67,26 +70,6 @@ nf_lp_vol_visit (CXCursor c, CXCursor parent, CXClientData data)
   return CXChildVisit_Recurse;
 }
 
-/* Whether an expression has side effects (calls, ++, assignments).  */
-static enum CXChildVisitResult
-nf_lp_effect_visit (CXCursor c, CXCursor parent, CXClientData data)
-{
-  struct nf_lp_vol *v = data;
-  (void) parent;
-  enum CXCursorKind k = clang_getCursorKind (c);
-  if (k == CXCursor_CallExpr || k == CXCursor_CompoundAssignOperator
-      || nf_ast_binop (c) == CXBinaryOperator_Assign)
-    v->found = true;
-  if (k == CXCursor_UnaryOperator)
-    {
-      enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind (c);
-      if (u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PostDec
-	  || u == CXUnaryOperator_PreInc || u == CXUnaryOperator_PreDec)
-	v->found = true;
-    }
-  return CXChildVisit_Recurse;
-}
-
 bool
 nf_lp_start (struct nf_lp *g, const struct nf_lp_scan *s, bool map)
 {
@@ -98,6 +81,7 @@ nf_lp_start (struct nf_lp *g, const struct nf_lp_scan *s, bool map)
   /* The scalar pass's decisions, which an elementwise loop sees.  */
   g->vars = map ? s->vars : NULL;
   g->ret = NF_NO_VALUE;
+  g->other_store = clang_getNullCursor ();
   g->r = nf_region_new (s->function);
   return g->r != NULL;
 }
@@ -119,8 +103,7 @@ nf_lp_finish (struct nf_lp *g)
   g->n_cursors = 0;
 }
 
-/* Note that G is out of memory.  Returns NF_NO_VALUE.  */
-static nf_value
+nf_value
 nf_lp_oom (struct nf_lp *g)
 {
   g->oom = true;
@@ -280,22 +263,27 @@ nf_lp_addr_visit (CXCursor c, CXCursor parent, CXClientData data)
   return CXChildVisit_Recurse;
 }
 
+/* Whether the variable DECL of G's function is memory: a global, a
+   volatile or an addressed local.  */
+static bool
+nf_lp_var_in_memory (const struct nf_lp *g, CXCursor decl)
+{
+  struct nf_lp_addr a = { decl, false };
+  if (!clang_Cursor_isNull (g->fn))
+    clang_visitChildren (g->fn, nf_lp_addr_visit, &a);
+  return a.found || clang_Cursor_hasVarDeclGlobalStorage (decl) == 1
+	 || clang_isVolatileQualifiedType (clang_getCursorType (decl));
+}
+
 void
 nf_lp_set_var (struct nf_lp *g, CXCursor decl, nf_value v, bool param)
 {
-  /* A variable the region writes must be the function's own: a global,
-     a volatile or an addressed local is memory the call would skip.  */
-  if (!param)
+  /* A variable the region writes must be the function's own: memory is
+     what the call would skip.  */
+  if (!param && nf_lp_var_in_memory (g, decl))
     {
-      struct nf_lp_addr a = { decl, false };
-      if (!clang_Cursor_isNull (g->fn))
-	clang_visitChildren (g->fn, nf_lp_addr_visit, &a);
-      if (a.found || clang_Cursor_hasVarDeclGlobalStorage (decl) == 1
-	  || clang_isVolatileQualifiedType (clang_getCursorType (decl)))
-	{
-	  nf_lp_fail (g, NF_WHY_OTHER_STORE);
-	  return;
-	}
+      nf_lp_fail (g, NF_WHY_OTHER_STORE);
+      return;
     }
   int i = nf_lp_find_var (g, decl);
   if (i < 0)
@@ -352,95 +340,6 @@ nf_lp_is_ivar (const struct nf_lp *g, CXCursor c, int k)
 	 && nf_lp_same_decl (d, g->loops[k].ivar);
 }
 
-/* The parameter of TABLE (*N entries) whose source text is TEXT and
-   whose elements are TYPE's, added for cursor C, of type TYPE and named
-   after C's spelling (s->x is "x"), if there is none; NF_NO_VALUE with
-   the missed reason WHY_FULL when the table is full, or when TEXT is
-   NULL (out of memory).  TEXT is the caller's new string: kept in the
-   table, or freed.  */
-static nf_value
-nf_lp_intern (struct nf_lp *g, struct nf_lp_array *table, int *n, CXCursor c,
-	      char *text, nf_type type, bool is_array, const char *why_full)
-{
-  if (!text)
-    return nf_lp_oom (g);
-  for (int i = 0; i < *n; i++)
-    if (strcmp (table[i].text, text) == 0
-	&& nf_value_type (g->r, table[i].param).elem == type.elem)
-      {
-	free (text);
-	return table[i].param;
-      }
-  if (*n == NF_LP_ARRAYS)
-    {
-      free (text);
-      return nf_lp_fail (g, why_full);
-    }
-  struct nf_lp_array *a = &table[(*n)++];
-  a->text = text;
-  a->base = c;
-  CXString sp = clang_getCursorSpelling (c);
-  const char *name = clang_getCString (sp);
-  a->param = nf_param (g->r, name && *name ? name : text, type, is_array);
-  clang_disposeString (sp);
-  return nf_lp_note (g, a->param, c, /*first=*/false);
-}
-
-/* The array parameter for the pointer expression BASE, accessed in loop
-   K with elements of ELEM.  */
-nf_value
-nf_lp_array (struct nf_lp *g, CXCursor base, int k, enum nf_elem elem)
-{
-  CXCursor s = nf_ast_strip_noop (base);
-  CXType pt = clang_getCanonicalType (clang_getCursorType (s));
-  CXType et = pt.kind == CXType_Pointer ? clang_getPointeeType (pt)
-					: clang_getArrayElementType (pt);
-  if (clang_isVolatileQualifiedType (et))
-    return nf_lp_fail (g, NF_WHY_LOOP_VOLATILE);
-  /* The call and the overlap test evaluate the base again.  */
-  struct nf_lp_vol fx = { false };
-  clang_visitChildren (s, nf_lp_effect_visit, &fx);
-  if (fx.found || clang_getCursorKind (s) == CXCursor_CallExpr)
-    return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
-  char *text = nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s));
-  if (text && !*text)
-    {
-      free (text);
-      return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
-    }
-  return nf_lp_intern (g, g->arrays, &g->n_arrays, s, text,
-		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true,
-		       NF_WHY_ARRAYS);
-}
-
-/* The base of the access C = base[j] or *(base + j) in loop K, or a
-   null cursor.  */
-CXCursor
-nf_lp_access_base (struct nf_lp *g, CXCursor c, int k)
-{
-  CXCursor kids[2];
-  c = nf_ast_strip_noop (c);
-  enum CXCursorKind kind = clang_getCursorKind (c);
-  if (kind == CXCursor_ArraySubscriptExpr && nf_ast_children (c, kids, 2) == 2
-      && nf_lp_is_ivar (g, kids[1], k))
-    return kids[0];
-  if (kind == CXCursor_UnaryOperator
-      && clang_getCursorUnaryOperatorKind (c) == CXUnaryOperator_Deref
-      && nf_ast_children (c, kids, 1) == 1)
-    {
-      CXCursor p = nf_ast_strip_noop (kids[0]);
-      if (nf_ast_binop (p) == CXBinaryOperator_Add
-	  && nf_ast_children (p, kids, 2) == 2)
-	{
-	  if (nf_lp_is_ivar (g, kids[1], k))
-	    return kids[0];
-	  if (nf_lp_is_ivar (g, kids[0], k))
-	    return kids[1];
-	}
-    }
-  return clang_getNullCursor ();
-}
-
 /* The value of the variable DECL read at C.  */
 nf_value
 nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c)
@@ -458,20 +357,6 @@ nf_lp_read (struct nf_lp *g, CXCursor decl, CXCursor c)
   nf_lp_note (g, p, nf_ast_strip_noop (c), /*first=*/false);
   nf_lp_set_var (g, decl, p, true);
   return p;
-}
-
-/* The number read by the member access C (s->eps), a parameter of the
-   region named by its text.  */
-nf_value
-nf_lp_member (struct nf_lp *g, CXCursor c)
-{
-  enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
-  if (elem == NF_ELEM_NONE)
-    return nf_lp_fail (g, NF_WHY_INPUT_KIND);
-  char *text = nf_lp_text (g->t, nf_ast_begin (c), nf_ast_end (c));
-  return nf_lp_intern (g, g->leaves, &g->n_leaves, c, text,
-		       nf_scalar_type (elem), false,
-		       "the region has too many inputs");
 }
 
 /* --- Statements.  --- */
@@ -569,8 +454,9 @@ nf_lp_loop_dim (struct nf_lp *g, int k, CXCursor bound, CXCursor bd)
 }
 
 /* The statement BODY of a loop is, or the one statement of a compound
-   BODY; an elementwise loop's compound body (with no volatile access)
-   as it is, for loop.c's nf_lp_map_body.  A null cursor (G failed) for other
+   BODY; an elementwise loop's or a first loop's compound body (with no
+   volatile access) as it is, for loop.c's nf_lp_map_body or
+   loop-body.c's nf_lp_reduction.  A null cursor (G failed) for other
    bodies.  */
 static CXCursor
 nf_lp_loop_body (struct nf_lp *g, CXCursor body)
@@ -582,8 +468,9 @@ nf_lp_loop_body (struct nf_lp *g, CXCursor body)
     return one[0];
   struct nf_lp_vol vol = { false };
   clang_visitChildren (body, nf_lp_vol_visit, &vol);
-  /* An elementwise loop's body may set variables first.  */
-  if (g->map && !vol.found)
+  /* An elementwise loop's body may set variables first, a first loop's
+     temporaries and sums (loop-body.c).  */
+  if ((g->map || g->n_loops == 1) && !vol.found)
     return body;
   nf_lp_fail (g, vol.found ? NF_WHY_VOLATILE
 			   : NF_WHY_LOOP_SHAPE);
@@ -637,73 +524,70 @@ nf_lp_loop (struct nf_lp *g, CXCursor c)
   return nf_lp_loop_body (g, body);
 }
 
-/* The value of the variable ACC before the region starting at the
-   statement after PREV (a null cursor: none): PREV's initializer or
-   assignment of it.  */
-static nf_value
-nf_lp_init (struct nf_lp *g, CXCursor acc, CXCursor prev)
+/* Whether V of G is computed from a reduction of the region (not from
+   its inputs alone).  */
+static bool
+nf_lp_from_reduce (struct nf_lp *g, nf_value v)
 {
-  if (nf_lp_find_var (g, acc) >= 0 || clang_Cursor_isNull (prev))
-    return nf_lp_read (g, acc, acc);
-  CXCursor k[2];
-  if (clang_getCursorKind (prev) == CXCursor_DeclStmt)
+  const nf_region *r = g->r;
+  if (v < 0)
+    return false;
+  /* Ids are a topological order: one pass up to V.  */
+  bool *from = calloc ((size_t) v + 1, sizeof *from);
+  if (!from)
+    return nf_lp_oom (g), false;
+  for (nf_value u = 0; u <= v; u++)
     {
-      CXCursor vd[4];
-      int n = nf_ast_children (prev, vd, 4);
-      for (int i = 0; i < n && i < 4; i++)
-	if (nf_lp_same_decl (vd[i], acc))
-	  {
-	    CXCursor in = clang_Cursor_getVarDeclInitializer (vd[i]);
-	    if (!clang_Cursor_isNull (in))
-	      return nf_lp_convert (g, nf_lp_expr (g, in, -1),
-				    nf_ast_elem (clang_getCursorType (acc)));
-	  }
+      from[u] = nf_op (r, u) == NF_OP_REDUCE;
+      for (int i = 0; i < nf_op_n_operands (r, u) && !from[u]; i++)
+	{
+	  nf_value o = nf_op_operand (r, u, i);
+	  from[u] = o >= 0 && from[o];
+	}
     }
-  else if (nf_ast_binop (prev) == CXBinaryOperator_Assign
-	   && nf_ast_children (prev, k, 2) == 2
-	   && nf_lp_same_decl (nf_lp_var_of (k[0]), acc))
-    return nf_lp_convert (g, nf_lp_expr (g, k[1], -1),
-			  nf_ast_elem (clang_getCursorType (acc)));
-  return nf_lp_read (g, acc, acc);
+  bool res = from[v];
+  free (from);
+  return res;
 }
 
-/* The first loop's body BODY: acc += E (or acc = acc + E, see
-   nf_lp_accumulation).  Returns the REDUCE.  */
-nf_value
-nf_lp_reduction (struct nf_lp *g, CXCursor body, CXCursor prev)
+/* The scalar statement C, LHS = RHS, storing to memory (*out = sqrtf
+   (s), out[1] = .., s->norm = .., a global): the plugin's region holds
+   the value stored but not the store (step 6 of the file's comment).
+   Returns false when C is none (LHS no floating-point object).  */
+static bool
+nf_lp_memory_store (struct nf_lp *g, CXCursor c, CXCursor lhs, CXCursor rhs)
 {
-  CXCursor k[2];
-  if (!nf_lp_accumulation (body, &k[0], &k[1]))
-    return NF_NO_VALUE; /* No candidate.  */
-  CXCursor acc = nf_lp_var_of (k[0]);
-  enum nf_elem elem = nf_ast_elem (clang_getCursorType (k[0]));
-  if (clang_Cursor_isNull (acc) || !nf_elem_is_float (elem))
-    return NF_NO_VALUE;
-  nf_value init = nf_lp_init (g, acc, prev);
-  g->conv_floor = nf_region_n_values (g->r);
-  nf_value in = nf_lp_expr (g, k[1], 0);
-  if (init == NF_NO_VALUE || in == NF_NO_VALUE)
-    return NF_NO_VALUE;
-  /* A _Float16 accumulator sums in float (C's excess precision): the
-     float sum is the reduction, as the plugin's IR has it.  */
-  if (elem == NF_ELEM_F16)
+  enum nf_elem e = nf_ast_elem (clang_getCursorType (lhs));
+  if (!nf_elem_is_float (e))
+    return false;
+  nf_value v = nf_lp_convert (g, nf_lp_expr (g, rhs, -1), e);
+  if (v == NF_NO_VALUE)
+    return true;
+  if (nf_lp_from_reduce (g, v))
     {
-      in = nf_lp_convert (g, in, NF_ELEM_F32);
-      g->acc_f16 = true;
+      nf_value_set_escapes (g->r, v);
+      g->stored = NF_WHY_STORED_OUTSIDE;
     }
-  else
-    in = nf_lp_convert (g, in, elem);
-  enum nf_elem ie = nf_value_type (g->r, in).elem;
-  if (nf_value_type (g->r, in).rank == 0)
-    in = nf_broadcast (g->r, in, nf_tensor1_type (ie, nf_lp_dim (g, 0)));
-  nf_value v = nf_reduce (g->r, in, init, NF_OP_ADD, 1u);
-  nf_lp_set_var (g, acc, v, false);
-  g->acc = acc;
-  return v;
+  else if (clang_Cursor_isNull (g->other_store))
+    g->other_store = c;
+  return true;
 }
 
-/* The scalar statement C: v = E, v op= E, T v = E.  Returns false when
-   C is none.  */
+/* Whether the assigned expression LHS (stripped) of G is memory rather
+   than one of the function's own variables.  */
+static bool
+nf_lp_lhs_in_memory (const struct nf_lp *g, CXCursor lhs)
+{
+  CXCursor v = nf_lp_var_of (lhs);
+  if (!clang_Cursor_isNull (v))
+    return nf_lp_var_in_memory (g, v);
+  enum CXCursorKind k = clang_getCursorKind (nf_ast_strip_noop (lhs));
+  return k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr
+	 || k == CXCursor_UnaryOperator;
+}
+
+/* The scalar statement C: v = E, v op= E, T v = E, or a store of a
+   value (nf_lp_memory_store).  Returns false when C is none.  */
 bool
 nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c)
 {
@@ -730,6 +614,8 @@ nf_lp_scalar_stmt (struct nf_lp *g, CXCursor c)
   if (op < CXBinaryOperator_Assign || op > CXBinaryOperator_SubAssign
       || nf_ast_children (c, k, 2) != 2)
     return false;
+  if (op == CXBinaryOperator_Assign && nf_lp_lhs_in_memory (g, k[0]))
+    return nf_lp_memory_store (g, c, k[0], k[1]);
   CXCursor v = nf_lp_var_of (k[0]);
   enum nf_elem e = nf_ast_elem (clang_getCursorType (k[0]));
   if (clang_Cursor_isNull (v) || !nf_elem_is_float (e))
@@ -768,13 +654,14 @@ nf_lp_store (struct nf_lp *g, CXCursor body)
       || nf_ast_children (body, k, 2) != 2)
     return nf_lp_fail (g, "the region computes something the matchers do "
 			  "not know");
-  CXCursor base = nf_lp_access_base (g, k[0], g->n_loops - 1);
+  int64_t off;
+  CXCursor base = nf_lp_access (g, k[0], g->n_loops - 1, &off);
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (k[0]));
   if (clang_Cursor_isNull (base) || !nf_elem_is_float (elem))
     return nf_lp_fail (g, NF_WHY_STORED_OUTSIDE);
   g->conv_floor = nf_region_n_values (g->r);
   nf_value v = nf_lp_convert (g, nf_lp_expr (g, k[1], g->n_loops - 1), elem);
-  nf_value p = nf_lp_array (g, base, g->n_loops - 1, elem);
+  nf_value p = nf_lp_array (g, base, off, g->n_loops - 1, elem);
   if (v == NF_NO_VALUE || p == NF_NO_VALUE)
     return NF_NO_VALUE;
   if (nf_value_type (g->r, v).rank == 0)

@@ -69,6 +69,15 @@ nf_lp_array_text (const struct nf_lp *g, nf_value p)
   nf_internal_error ("a kernel argument has no array", __FILE__, __LINE__);
 }
 
+int64_t
+nf_lp_array_offset (const struct nf_lp *g, nf_value p)
+{
+  for (int i = 0; i < g->n_arrays; i++)
+    if (g->arrays[i].param == p)
+      return g->arrays[i].offset;
+  nf_internal_error ("a kernel argument has no array", __FILE__, __LINE__);
+}
+
 /* A string built on the heap by nf_lp_str_add: S (NULL until something
    is added) holds LEN bytes and a NUL.  OOM says that an addition ran
    out of memory (S is then freed and NULL).  */
@@ -196,12 +205,15 @@ nf_lp_plan (const struct nf_lp_scan *s, const struct nf_lp *g,
 }
 
 /* Append to B the address of the first element the LOAD or STORE V of
-   G accesses: its array's text, plus the access's offset.  */
+   G accesses: its array's text, plus the element the array starts at
+   and the access's offset.  */
 static void
 nf_lp_add_address (struct nf_lp_str *b, const struct nf_lp *g, nf_value v)
 {
-  const char *base = nf_lp_array_text (g, nf_access_base (g->r, v));
-  long long off = (long long) nf_access_offset (g->r, v);
+  nf_value p = nf_access_base (g->r, v);
+  const char *base = nf_lp_array_text (g, p);
+  long long off
+    = (long long) (nf_lp_array_offset (g, p) + nf_access_offset (g->r, v));
   if (off == 0)
     nf_lp_str_add (b, "%s", base);
   else
@@ -429,11 +441,15 @@ nf_lp_mulredsqrt_edits (struct nf_lp_scan *s, const struct nf_lp *g,
 {
   nf_tool *t = s->t;
   struct nf_lp_str gone = { 0 }, kernel = { 0 };
-  /* The accumulator stays declared: (void) keeps -Wall quiet.  */
-  CXString an = clang_getCursorSpelling (g->acc);
-  nf_lp_str_add (&gone, "(void) %s; /* neuronfuse: loop outlined below */",
-		 clang_getCString (an));
-  clang_disposeString (an);
+  /* The accumulator stays declared, and so do the loop's dead sums
+     (loop-body.c): (void) keeps -Wall quiet.  */
+  for (int i = -1; i < g->n_dead; i++)
+    {
+      CXString an = clang_getCursorSpelling (i < 0 ? g->acc : g->dead[i]);
+      nf_lp_str_add (&gone, "(void) %s; ", clang_getCString (an));
+      clang_disposeString (an);
+    }
+  nf_lp_str_add (&gone, "/* neuronfuse: loop outlined below */");
   CXCursor at
     = c->value == NF_CALL_SUMSQ ? clang_Cursor_getArgument (call, 0) : call;
   const char *why = NULL;

@@ -6,8 +6,9 @@
    behind, matches it through lower/ and hands the match to the rewrite
    (loop-rewrite.c).
 
-   A region starts at a `for` loop whose body is one floating-point
-   accumulation `acc += E` and runs, statement by statement, over the
+   A region starts at a `for` loop whose body is a floating-point
+   accumulation `acc += E` (with temporaries and other sums:
+   loop-body.c) and runs, statement by statement, over the
    scalar code after it and at most one more loop storing y[i] = E:
 
      for (int j = 0; j < size; j++) ss += x[j] * x[j];      reduce_add
@@ -36,10 +37,14 @@
       escape, as SSA names used after the plugin's region do; an
       induction variable declared outside its loop and read after it
       refuses the region.
-   4. lower/'s nf_match_norm (MulRedSqrt, then RMSNorm) decides
-      (nf_lp_norm_decide); the region must store nowhere else, let
-      nothing but the result escape, and not start or end in a macro
-      expansion (nf_lp_norm_leaves); loop-rewrite.c spells the call.
+   4. lower/'s nf_match_norm (MulRedSqrt, then RMSNorm) decides, on each
+      sum of the first loop until one matches (nf_lp_norm_match); the
+      loop must compute no other sum used after it
+      (nf_lp_norm_other_sum), the region store nowhere else (a store of
+      the scalar code before its end neither: nf_lp_norm_other_store),
+      let nothing but the result escape, and not start or end in a
+      macro expansion (nf_lp_norm_leaves); loop-rewrite.c spells the
+      call.
    5. Elementwise loops y[i] = E holding an Expm1 or Log1p candidate, a
       loop no norm candidate took (nf_lp_try_map), are built with the
       scalar pass's rewrite applied (expm1 (x) + 0.0, the + 0.0 folded
@@ -60,8 +65,9 @@
    A _Float16 accumulator sums in float (GCC's excess precision), the
    arithmetic on _Float16 values too, as the plugin's IR has it.
 
-   Not handled: loops with other shapes (offsets, strides, bodies of
-   several statements but an elementwise loop's, of at most nine),
+   Not handled: loops with other shapes (variable offsets, strides,
+   second loops of several statements but an elementwise loop's, of at
+   most nine),
    branches between the loops, regions the plugin only sees after
    inlining (an activation through an inline function or a function
    pointer).
@@ -209,9 +215,14 @@ nf_lp_build_norm (struct nf_lp *g, bool exits, struct nf_lp_span *span,
   CXCursor prev = i > 0 ? stmts[i - 1] : clang_getNullCursor ();
   g->reduce = clang_Cursor_isNull (body) ? NF_NO_VALUE
 					 : nf_lp_reduction (g, body, prev);
+  /* A fabs no square folded away is no value of the plugin's either.  */
+  if (g->reduce != NF_NO_VALUE && nf_lp_fabs_used (g))
+    g->reduce = nf_lp_fail (g, NF_WHY_UNMODELED);
   if (g->reduce == NF_NO_VALUE)
     return false;
   int last = span->last = nf_lp_norm_tail (g, span, store);
+  if (nf_lp_fabs_used (g))
+    nf_lp_fail (g, NF_WHY_UNMODELED);
   span->begin = nf_ast_begin (stmts[i]);
   span->end = g->ret != NF_NO_VALUE ? nf_ast_begin (stmts[last])
 				    : nf_lp_stmt_end (g->t, stmts[last]);
@@ -301,6 +312,69 @@ nf_lp_norm_leaves (const struct nf_lp *g, const nf_match *m,
   return NULL;
 }
 
+/* Step 4: match G's sums as the plugin's nf_loop_match does, the
+   region's first (G->reduce), then the others until one is the idiom:
+   MulRedSqrt, else RMSNorm (nf_match_norm).  Returns whether one is,
+   in *M; else false with the first candidate's reason (NULL: none) in
+   *REASON and its kind in *KIND, a store the region does not hold
+   (G->stored) explaining more.  */
+static bool
+nf_lp_norm_match (const struct nf_lp_scan *s, const struct nf_lp *g,
+		  nf_match *m, enum nf_kind *kind, const char **reason)
+{
+  const nf_region *r = g->r;
+  *reason = NULL;
+  for (nf_value a = g->reduce; a < nf_region_n_values (r); a++)
+    {
+      if (nf_op (r, a) != NF_OP_REDUCE)
+	continue;
+      bool matched = nf_match_norm (r, a, s->t->kinds, m);
+      const char *why = matched ? NULL : m->reason;
+      if (why && g->stored)
+	why = g->stored;
+      if (a == g->reduce || matched || (why && !*reason))
+	{
+	  *kind = m->kind;
+	  *reason = why;
+	}
+      if (matched)
+	return true;
+    }
+  return false;
+}
+
+/* Step 4: NF_WHY_OTHER_SUM when the first loop of G computes a sum
+   used after it besides M's (the norms and the dot product of a cosine
+   similarity are no one call), as the plugin's nf_loop_check; else
+   NULL.  */
+static const char *
+nf_lp_norm_other_sum (const struct nf_lp *g, const nf_match *m)
+{
+  for (nf_value v = 0; v < nf_region_n_values (g->r); v++)
+    if (nf_op (g->r, v) == NF_OP_REDUCE && v != m->anchor)
+      return NF_WHY_OTHER_SUM;
+  return NULL;
+}
+
+/* Step 4: NF_WHY_OTHER_STORE when a store of G's scalar code that
+   stores no value of the region (G->other_store) comes before the end
+   of M's region (the root's call of a MulRedSqrt, the last loop of an
+   RMSNorm), as the plugin finds it inside its region's blocks; else
+   NULL.  */
+static const char *
+nf_lp_norm_other_store (const struct nf_lp *g, const nf_match *m)
+{
+  if (clang_Cursor_isNull (g->other_store))
+    return NULL;
+  CXCursor end = g->loops[g->n_loops - 1].stmt;
+  if (m->kind == NF_KIND_MULREDSQRT)
+    end = nf_lp_cursor (g, m->result);
+  if (!clang_Cursor_isNull (end)
+      && nf_ast_begin (end) < nf_ast_begin (g->other_store))
+    return NULL;
+  return NF_WHY_OTHER_STORE;
+}
+
 /* Step 4: match the built norm region G where SPAN
    says it is and have it rewritten.  Returns true when it was (SPAN's
    last statement then the region's last); else false, with the reason
@@ -315,14 +389,14 @@ nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g,
   *kind = NF_KIND_RMSNORM;
   if (g->fail)
     return *reason = g->fail, false;
-  if (!nf_match_norm (g->r, g->reduce, s->t->kinds, &m))
-    {
-      *kind = m.kind;
-      *reason = m.reason;
-      return false;
-    }
+  if (!nf_lp_norm_match (s, g, &m, kind, reason))
+    return false;
   *kind = m.kind;
-  *reason = nf_lp_norm_leaves (g, &m, span);
+  *reason = nf_lp_norm_other_sum (g, &m);
+  if (!*reason)
+    *reason = nf_lp_norm_other_store (g, &m);
+  if (!*reason)
+    *reason = nf_lp_norm_leaves (g, &m, span);
   if (*reason)
     ;
   else if (m.kind == NF_KIND_MULREDSQRT)

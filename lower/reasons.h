@@ -37,6 +37,8 @@
 #define NF_WHY_USED_AFTER "a value computed in the region is used after it"
 #define NF_WHY_LOOP_USED_AFTER "a value computed in the loop is used after it"
 #define NF_WHY_VOLATILE "the region accesses volatile memory"
+#define NF_WHY_OTHER_SUM                                                       \
+  "the loop computes another sum too (no kernel computes several)"
 #define NF_WHY_TOO_SHORT "the loop runs too few times for a call to pay"
 
 #endif /* NF_REASONS_H */

@@ -349,8 +349,7 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
 	   gsi_next (&pi))
 	if (SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_phi_result (pi.phi ())))
 	    && PHI_ARG_DEF_FROM_EDGE (pi.phi (), loop_latch_edge (l0)) != acc)
-	  return "the loop computes another sum too (no kernel computes "
-		 "several)";
+	  return NF_WHY_OTHER_SUM;
     }
 
   /* Everything the region does is the idiom's.  */

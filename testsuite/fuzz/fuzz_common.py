@@ -68,10 +68,10 @@ KNOWN_LIMITATIONS = [
      "UINT_MAX, so the access is not affine ('an array access is not "
      "affine in the loop'): right to refuse (j + 1, which cannot wrap as "
      "j < n, is fused)"),
-    ('clang', 'offset-index', lambda f: True,
-     "x[j + c]: the frontend's matchers want the loop index itself as "
-     "the subscript ('the region computes something the matchers do not "
-     "know'); the plugin sees the base pointer x + c and fuses"),
+    ('clang', 'unsigned-offset', lambda f: True,
+     "as for the plugin: neuronfuse-clang refuses the index j + c in a "
+     "32-bit unsigned type where GCC finds it may wrap "
+     "(frontend/loop-access.c, neuronfuse.loop/offset-index.c)"),
     ('plugin', 'narrowed-temp', lambda f: not fast_math(f),
      "'float e = exp (x); return e - 1;' with x a float: (float) exp "
      "((double) ...) - 1.0f is not expf (..) - 1 unless -ffast-math lets "
@@ -88,24 +88,6 @@ KNOWN_LIMITATIONS = [
      "(float) exp ((double) x) into expf (x) itself and rewrites, as the "
      "plugin does (neuronfuse.dg/expm1-narrowed-temp.c)"),
     ('clang', 'narrowed-temp-expr', lambda f: True, "as for the plugin"),
-    ('clang', 'nrm2-store', lambda f: True,
-     "'*out = sqrtf (s)' (the norm stored, not returned): the frontend "
-     "takes the region for an RMSNorm and misses it with 'the sum of "
-     "squares is also used elsewhere' (a misleading reason)"),
-    ('clang', 'fabs-square', lambda f: True,
-     "fabs (x[i]) * fabs (x[i]): GCC folds |x| * |x| to x * x before the "
-     "plugin sees it; the frontend does not model fabs ('the region calls "
-     "a function other than the math functions it models')"),
-    ('clang', 'neg-square', lambda f: True,
-     "(-x[i]) * (-x[i]): GCC folds it to x[i] * x[i]; the frontend keeps "
-     "the negations ('the two factors of the square differ', a misleading "
-     "reason)"),
-    ('clang', 'loop-body-stmts', lambda f: True,
-     "a loop body of more than one statement (a temporary 'float v = "
-     "fabsf (x[i]); s += v * v;', or a second sum that GCC deletes as "
-     "dead): the frontend takes a loop of one accumulation ('the loop's "
-     "shape is not supported'; README: 'Not yet: bodies of several "
-     "statements')"),
 ]
 
 # Limitations with no effect on the verdict (kind-only comparisons); the

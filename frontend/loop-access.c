@@ -1,0 +1,316 @@
+/* loop-access.c: the array accesses of a loop region (the libclang twin
+   of plugin/loop-shape.cc's arrays): which array parameter an access
+   reads or writes, and the members read (s->eps).  loop-ir.c builds the
+   statements, loop-expr.c the expressions around the accesses.
+
+     x[j]  *(x + j)            the array x, from x[0] on
+     x[j + 2]  x[2 + j]  *(x + j + 2)  (x + 2)[j]
+			       the array x + 2: a parameter of its own,
+			       named x, as the plugin's (its array is the
+			       element an access starts at)
+     x[j - 1]                  the array x - 1
+
+   1. An access (nf_lp_access) is base[index] or *pointer, where the
+      pointer is a sum of terms (nf_lp_pointer): one base, the loop's
+      induction variable j once, and integer constants.  A subscript's
+      index is j, c + j, j + c or j - c (nf_lp_index).
+   2. An index j + c computed in a 32-bit unsigned type wraps modulo
+      2^32 where j + c can pass UINT_MAX: GCC's analysis
+      (dr_analyze_innermost) then finds no affine access and the plugin
+      refuses the loop ("an array access is not affine in the loop");
+      nf_lp_index_wraps refuses where it does: a negative c; a positive
+      c past what j can reach, UINT_MAX - 1 for j < n with an unsigned
+      or signed int n (converted), less for a constant bound or an
+      unsigned char or short n (j + 1 never wraps as j < n).  A signed
+      index cannot overflow in a valid program, a 64-bit one wraps as
+      the address does: both are affine.  Pointer sums (x + j + 2) add
+      each term to the address: affine.
+   3. The array parameter (nf_lp_array) is the base's source text and
+      the constant offset, in elements: two accesses are of one array
+      when both are the same; the rewrite spells its address
+      ((x) + c) (loop-rewrite.c).  The IR's accesses have offset 0, as
+      the plugin's.
+
+   Limitations: offsets that are no integer constant (x[j + k]), strides
+   (x[2 * j]) and indices in a type wider than the induction variable's
+   ((size_t) j + 1 with an unsigned j) are not built.
+
+   Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loop-int.h"
+
+/* Whether an expression has side effects (calls, ++, assignments):
+   sets *DATA, a bool.  */
+static enum CXChildVisitResult
+nf_lp_effect_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  bool *found = data;
+  (void) parent;
+  enum CXCursorKind k = clang_getCursorKind (c);
+  if (k == CXCursor_CallExpr || k == CXCursor_CompoundAssignOperator
+      || nf_ast_binop (c) == CXBinaryOperator_Assign)
+    *found = true;
+  if (k == CXCursor_UnaryOperator)
+    {
+      enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind (c);
+      if (u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PostDec
+	  || u == CXUnaryOperator_PreInc || u == CXUnaryOperator_PreDec)
+	*found = true;
+    }
+  return CXChildVisit_Recurse;
+}
+
+/* The parameter of TABLE (*N entries) whose source text is TEXT, whose
+   offset is OFFSET and whose elements are TYPE's, added for cursor C,
+   of type TYPE and named after C's spelling (s->x is "x"), if there is
+   none; NF_NO_VALUE with the missed reason WHY_FULL when the table is
+   full, or when TEXT is NULL (out of memory).  TEXT is the caller's new
+   string: kept in the table, or freed.  */
+static nf_value
+nf_lp_intern (struct nf_lp *g, struct nf_lp_array *table, int *n, CXCursor c,
+	      char *text, int64_t offset, nf_type type, bool is_array,
+	      const char *why_full)
+{
+  if (!text)
+    return nf_lp_oom (g);
+  for (int i = 0; i < *n; i++)
+    if (strcmp (table[i].text, text) == 0 && table[i].offset == offset
+	&& nf_value_type (g->r, table[i].param).elem == type.elem)
+      {
+	free (text);
+	return table[i].param;
+      }
+  if (*n == NF_LP_ARRAYS)
+    {
+      free (text);
+      return nf_lp_fail (g, why_full);
+    }
+  struct nf_lp_array *a = &table[(*n)++];
+  a->text = text;
+  a->offset = offset;
+  a->base = c;
+  CXString sp = clang_getCursorSpelling (c);
+  const char *name = clang_getCString (sp);
+  a->param = nf_param (g->r, name && *name ? name : text, type, is_array);
+  clang_disposeString (sp);
+  return nf_lp_note (g, a->param, c, /*first=*/false);
+}
+
+nf_value
+nf_lp_array (struct nf_lp *g, CXCursor base, int64_t offset, int k,
+	     enum nf_elem elem)
+{
+  CXCursor s = nf_ast_strip_noop (base);
+  CXType pt = clang_getCanonicalType (clang_getCursorType (s));
+  CXType et = pt.kind == CXType_Pointer ? clang_getPointeeType (pt)
+					: clang_getArrayElementType (pt);
+  if (clang_isVolatileQualifiedType (et))
+    return nf_lp_fail (g, NF_WHY_LOOP_VOLATILE);
+  /* The call and the overlap test evaluate the base again.  */
+  bool effects = false;
+  clang_visitChildren (s, nf_lp_effect_visit, &effects);
+  if (effects || clang_getCursorKind (s) == CXCursor_CallExpr)
+    return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
+  char *text = nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s));
+  if (text && !*text)
+    {
+      free (text);
+      return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
+    }
+  return nf_lp_intern (g, g->arrays, &g->n_arrays, s, text, offset,
+		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true,
+		       NF_WHY_ARRAYS);
+}
+
+/* Whether the integer expression C (stripped) is a constant that fits
+   an offset; sets *V.  */
+static bool
+nf_lp_int_const (CXCursor c, int64_t *v)
+{
+  double d;
+  enum nf_elem e = nf_ast_elem (clang_getCursorType (c));
+  if ((e != NF_ELEM_I32 && e != NF_ELEM_I64) || !nf_ast_const (c, &d)
+      || d != (double) (int64_t) d || d > 0x1p40 || d < -0x1p40)
+    return false;
+  *v = (int64_t) d;
+  return true;
+}
+
+/* Whether the canonical integer type T is unsigned.  */
+static bool
+nf_lp_unsigned (CXType t)
+{
+  switch (clang_getCanonicalType (t).kind)
+    {
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* Step 2: whether the index j + C of loop K, computed in the integer
+   type IT, may wrap where GCC's analysis sees it (then the plugin finds
+   no affine access).  */
+static bool
+nf_lp_index_wraps (const struct nf_lp *g, int k, CXType it, int64_t c)
+{
+  const struct nf_lp_loop *l = &g->loops[k];
+  if (c == 0 || !nf_lp_unsigned (it) || clang_Type_getSizeOf (it) >= 8)
+    return false;
+  if (c < 0)
+    return true; /* j - 1 wraps at j = 0.  */
+  /* The largest j: below the bound, which is at most its own type's
+     largest value when that is an unsigned type narrower than int, and
+     UINT_MAX otherwise (a signed bound converts).  A signed j does not
+     overflow.  */
+  int64_t jmax = INT32_MAX;
+  if (nf_lp_unsigned (clang_getCursorType (l->ivar)))
+    {
+      CXType bt = clang_getCursorType (l->bound);
+      long long bs = clang_Type_getSizeOf (bt);
+      int64_t bmax = UINT32_MAX;
+      if (l->extent >= 0 && l->extent <= (int64_t) UINT32_MAX)
+	bmax = l->extent;
+      else if (nf_lp_unsigned (bt) && bs > 0 && bs < 4)
+	bmax = ((int64_t) 1 << (8 * bs)) - 1;
+      jmax = bmax - 1;
+    }
+  return jmax + c > (int64_t) UINT32_MAX;
+}
+
+/* Step 1: whether the integer expression C is loop K's index: j, c + j,
+   j + c or j - c; *OFF becomes c.  Fails G (not affine) where it may
+   wrap (nf_lp_index_wraps).  */
+static bool
+nf_lp_index (struct nf_lp *g, CXCursor c, int k, int64_t *off)
+{
+  CXCursor kids[2];
+  *off = 0;
+  CXCursor s = nf_ast_strip_noop (c);
+  if (nf_lp_is_ivar (g, s, k))
+    return true;
+  enum CXBinaryOperatorKind op = nf_ast_binop (s);
+  if ((op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
+      || nf_ast_children (s, kids, 2) != 2)
+    return false;
+  int64_t v;
+  if (nf_lp_is_ivar (g, kids[0], k)
+      && nf_lp_int_const (nf_ast_strip_noop (kids[1]), &v))
+    *off = op == CXBinaryOperator_Add ? v : -v;
+  else if (op == CXBinaryOperator_Add && nf_lp_is_ivar (g, kids[1], k)
+	   && nf_lp_int_const (nf_ast_strip_noop (kids[0]), &v))
+    *off = v;
+  else
+    return false;
+  if (nf_lp_index_wraps (g, k, clang_getCursorType (s), *off))
+    {
+      nf_lp_fail (g, NF_WHY_NOT_AFFINE);
+      return false;
+    }
+  return true;
+}
+
+/* Whether the type of C is a pointer or an array.  */
+static bool
+nf_lp_is_pointer (CXCursor c)
+{
+  enum CXTypeKind t = clang_getCanonicalType (clang_getCursorType (c)).kind;
+  return t == CXType_Pointer || t == CXType_ConstantArray
+	 || t == CXType_IncompleteArray || t == CXType_VariableArray;
+}
+
+/* Step 1: the base of the pointer expression P of loop K, a sum of
+   terms (x + j + 2, (x + 2) + j, x - 1 + j): the constant terms added
+   to *OFF, the index terms (nf_lp_index) counted in *N_IVAR.  The base
+   is what has no more such terms.  */
+static CXCursor
+nf_lp_pointer (struct nf_lp *g, CXCursor p, int k, int64_t *off, int *n_ivar)
+{
+  CXCursor kids[2];
+  for (;;)
+    {
+      p = nf_ast_strip_noop (p);
+      enum CXBinaryOperatorKind op = nf_ast_binop (p);
+      if ((op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
+	  || nf_ast_children (p, kids, 2) != 2)
+	return p;
+      int pi = nf_lp_is_pointer (kids[0]) ? 0 : 1;
+      if (!nf_lp_is_pointer (kids[pi]) || nf_lp_is_pointer (kids[1 - pi])
+	  || (op == CXBinaryOperator_Sub && pi != 0))
+	return p;
+      CXCursor term = nf_ast_strip_noop (kids[1 - pi]);
+      int64_t v, sign = op == CXBinaryOperator_Sub ? -1 : 1;
+      if (nf_lp_int_const (term, &v))
+	*off += sign * v;
+      else if (sign > 0 && nf_lp_index (g, term, k, &v))
+	{
+	  *off += v;
+	  ++*n_ivar;
+	}
+      else
+	return p;
+      p = kids[pi];
+    }
+}
+
+CXCursor
+nf_lp_access (struct nf_lp *g, CXCursor c, int k, int64_t *off)
+{
+  CXCursor kids[2], null = clang_getNullCursor ();
+  int n_ivar = 0;
+  *off = 0;
+  c = nf_ast_strip_noop (c);
+  CXCursor base = null;
+  if (clang_getCursorKind (c) == CXCursor_ArraySubscriptExpr
+      && nf_ast_children (c, kids, 2) == 2 && nf_lp_is_pointer (kids[0]))
+    {
+      int64_t v;
+      if (!nf_lp_index (g, kids[1], k, &v))
+	return null;
+      n_ivar = 1;
+      base = nf_lp_pointer (g, kids[0], k, off, &n_ivar);
+      *off += v;
+    }
+  else if (clang_getCursorKind (c) == CXCursor_UnaryOperator
+	   && clang_getCursorUnaryOperatorKind (c) == CXUnaryOperator_Deref
+	   && nf_ast_children (c, kids, 1) == 1)
+    base = nf_lp_pointer (g, kids[0], k, off, &n_ivar);
+  /* j once: *x is no access of the loop, x[j + j] no affine one.  */
+  if (n_ivar != 1 || g->fail)
+    return null;
+  /* A base that moves with a loop of the region ((x + (j & 1))[j]) is
+     no array of it.  */
+  for (int i = 0; i < g->n_loops; i++)
+    {
+      struct nf_lp_refs refs = { g->loops[i].ivar, 0, 0, 0 };
+      clang_visitChildren (base, nf_lp_count_refs, &refs);
+      if (refs.n > 0 || nf_lp_is_ivar (g, base, i))
+	return nf_lp_fail (g, NF_WHY_NOT_AFFINE), null;
+    }
+  return base;
+}
+
+/* The number read by the member access C (s->eps), a parameter of the
+   region named by its text.  */
+nf_value
+nf_lp_member (struct nf_lp *g, CXCursor c)
+{
+  enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
+  if (elem == NF_ELEM_NONE)
+    return nf_lp_fail (g, NF_WHY_INPUT_KIND);
+  char *text = nf_lp_text (g->t, nf_ast_begin (c), nf_ast_end (c));
+  return nf_lp_intern (g, g->leaves, &g->n_leaves, c, text, 0,
+		       nf_scalar_type (elem), false,
+		       "the region has too many inputs");
+}
