@@ -118,8 +118,10 @@ nf_lp_array (struct nf_lp *g, CXCursor base, int64_t offset, int k,
   char *text = nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s));
   if (text && !*text)
     {
+      /* No text of its own: the array is named inside a macro's
+	 expansion (SHR16 (X[i], 1)), which the call cannot repeat.  */
       free (text);
-      return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
+      return nf_lp_fail (g, NF_CLANG_WHY_MACRO);
     }
   return nf_lp_intern (g, g->arrays, &g->n_arrays, s, text, offset,
 		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true,

@@ -320,7 +320,9 @@ nf_lp_same_text (const nf_tool *t, CXCursor a, CXCursor b)
   size_t bb = nf_ast_begin (b), be = nf_ast_end (b);
   size_t an = ae > ab && ae <= t->len ? ae - ab : 0;
   size_t bn = be > bb && be <= t->len ? be - bb : 0;
-  return an == bn && memcmp (t->buf + ab, t->buf + bb, an) == 0;
+  /* No text (both inside one macro's expansion, whose extents are the
+     macro's name): not known to be the same.  */
+  return an > 0 && an == bn && memcmp (t->buf + ab, t->buf + bb, an) == 0;
 }
 
 /* The dimension of loop K.  */

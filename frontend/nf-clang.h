@@ -96,6 +96,11 @@ typedef bool nf_tool_skip_fn (const nf_tool *t, CXCursor fn);
 int nf_tool_each_function (nf_tool *t, nf_tool_skip_fn *skip,
 			   nf_tool_function_fn *work, void *data);
 
+/* The reason of a candidate the tool cannot rewrite because the code
+   it would replace or name is written by a macro (the plugin, which sees
+   expanded code, has no such limit).  */
+#define NF_CLANG_WHY_MACRO "the code is inside a macro expansion"
+
 /* --- The passes, and the check of their output ------------------ */
 
 /* Parse OUT (OUT_LEN bytes), the rewritten text of T's input, again in

@@ -284,7 +284,7 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
   else if (strcmp (s->function, nf_exp_names[to].to) == 0)
     reason = nf_self_call_reason;
   else if (!nf_plain_code (t, code, 2))
-    reason = "the code is inside a macro expansion";
+    reason = NF_CLANG_WHY_MACRO;
   else
     {
       nf_edits_begin (t->edits);
@@ -366,7 +366,7 @@ nf_try_log1p (struct nf_scan *s, CXCursor c)
   if (fn >= 0 && strcmp (s->function, nf_log_names[fn].to) == 0)
     reason = nf_self_call_reason;
   else if (!nf_plain_code (t, code, 3))
-    reason = "the code is inside a macro expansion";
+    reason = NF_CLANG_WHY_MACRO;
   else
     {
       /* The sum becomes x by deleting what surrounds x in it: edits
@@ -510,7 +510,7 @@ nf_try_tanh (struct nf_scan *s, CXCursor c)
   else if (strcmp (s->function, nf_exp_names[to1].to) == 0)
     reason = nf_self_call_reason;
   else if (!nf_plain_code (t, code, 5))
-    reason = "the code is inside a macro expansion";
+    reason = NF_CLANG_WHY_MACRO;
   else
     {
       nf_edits_begin (t->edits);
