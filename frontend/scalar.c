@@ -148,6 +148,11 @@ nf_scalar_record (struct nf_scan *s, enum nf_kind kind, const char *callee,
 static const char nf_self_call_reason[]
   = "the function is the one the rewrite would call";
 
+/* An exp the IR holds that the source does not spell as a call (one
+   of a macro's, or of GCC's folds the tool repeats).  */
+static const char nf_exp_unwritten[]
+  = "the call of exp is not written in the source";
+
 /* A zero literal of the floating type ELEM.  */
 static const char *
 nf_zero (enum nf_elem elem)
@@ -183,6 +188,21 @@ nf_plain_code (const nf_tool *t, const CXCursor *c, int n)
 	|| nf_tool_in_macro (t, nf_ast_begin (c[i]), nf_ast_end (c[i])))
       return false;
   return true;
+}
+
+/* Why the code CODE[0..N) cannot become a call of TO (NULL: no call
+   named): the function being scanned is TO itself (the call would
+   recurse), or the code is not written plainly in the main file; NULL
+   when neither.  */
+static const char *
+nf_scalar_refused (const struct nf_scan *s, const char *to,
+		   const CXCursor *code, int n)
+{
+  if (to && strcmp (s->function, to) == 0)
+    return nf_self_call_reason;
+  if (!nf_plain_code (s->t, code, n))
+    return NF_CLANG_WHY_MACRO;
+  return NULL;
 }
 
 /* Add the edit renaming the function CALLEE refers to, spelled FROM in
@@ -278,14 +298,10 @@ nf_try_expm1 (struct nf_scan *s, CXCursor c)
   CXCursor cst = exp_second ? kids[0] : kids[1];
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
   CXCursor code[2] = { c, call };
-  const char *reason = NULL;
-  if (fn < 0)
-    reason = "the call of exp is not written in the source";
-  else if (strcmp (s->function, nf_exp_names[to].to) == 0)
-    reason = nf_self_call_reason;
-  else if (!nf_plain_code (t, code, 2))
-    reason = NF_CLANG_WHY_MACRO;
-  else
+  const char *reason = fn < 0 ? nf_exp_unwritten
+			       : nf_scalar_refused (s, nf_exp_names[to].to,
+						    code, 2);
+  if (!reason)
     {
       nf_edits_begin (t->edits);
       nf_rename (t, callee, nf_exp_names[fn].from, nf_exp_names[to].to);
@@ -362,12 +378,9 @@ nf_try_log1p (struct nf_scan *s, CXCursor c)
   int fn = nf_ast_math_call (c, nf_log_names, 6, &callee, &arg);
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (c));
   CXCursor code[3] = { c, sum, x };
-  const char *reason = NULL;
-  if (fn >= 0 && strcmp (s->function, nf_log_names[fn].to) == 0)
-    reason = nf_self_call_reason;
-  else if (!nf_plain_code (t, code, 3))
-    reason = NF_CLANG_WHY_MACRO;
-  else
+  const char *reason
+    = nf_scalar_refused (s, fn >= 0 ? nf_log_names[fn].to : NULL, code, 3);
+  if (!reason)
     {
       /* The sum becomes x by deleting what surrounds x in it: edits
 	 inside x (log (1 + log (1 + y))) stay possible.  */
@@ -506,12 +519,10 @@ nf_try_tanh (struct nf_scan *s, CXCursor c)
       return -1;
     }
   if (fn1 < 0 || fn2 < 0)
-    reason = "the call of exp is not written in the source";
-  else if (strcmp (s->function, nf_exp_names[to1].to) == 0)
-    reason = nf_self_call_reason;
-  else if (!nf_plain_code (t, code, 5))
-    reason = NF_CLANG_WHY_MACRO;
+    reason = nf_exp_unwritten;
   else
+    reason = nf_scalar_refused (s, nf_exp_names[to1].to, code, 5);
+  if (!reason)
     {
       nf_edits_begin (t->edits);
       nf_rename (t, callee1, nf_exp_names[fn1].from, nf_exp_names[to1].to);

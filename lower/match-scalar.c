@@ -53,6 +53,19 @@ nf_never_minus_zero (const nf_region *r, nf_value v)
     }
 }
 
+/* Accept the Expm1 match M of the ops L, whose exp is EXP and result
+   RESULT: its input is exp's argument, its accumulator exp's type.  */
+static bool
+nf_expm1_accept (const nf_region *r, nf_match *m, const nf_oplist *l,
+		 nf_value exp, nf_value result)
+{
+  m->input = nf_op_operand (r, exp, 0);
+  m->input_never_minus_zero = nf_never_minus_zero (r, m->input);
+  m->result = result;
+  m->accum = nf_value_type (r, exp).elem;
+  return nf_match_accept (r, m, l);
+}
+
 bool
 nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m)
 {
@@ -97,11 +110,7 @@ nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m)
 
   nf_oplist_add (&l, call);
   nf_oplist_add (&l, anchor);
-  m->input = nf_op_operand (r, call, 0);
-  m->input_never_minus_zero = nf_never_minus_zero (r, m->input);
-  m->result = anchor;
-  m->accum = nf_value_type (r, call).elem;
-  return nf_match_accept (r, m, &l);
+  return nf_expm1_accept (r, m, &l, call, anchor);
 }
 
 bool
@@ -198,11 +207,7 @@ nf_match_tanh (const nf_region *r, nf_value anchor, nf_match *m)
   nf_oplist_add (&l, num);
   nf_oplist_add (&l, den);
   nf_oplist_add (&l, anchor);
-  m->input = nf_op_operand (r, e1, 0);
-  m->input_never_minus_zero = nf_never_minus_zero (r, m->input);
-  m->result = anchor;
-  m->accum = nf_value_type (r, e1).elem;
-  return nf_match_accept (r, m, &l);
+  return nf_expm1_accept (r, m, &l, e1, anchor);
 }
 
 /* The elementwise loop y[i] = expm1 (x[i]) (or log1p): a STORE of an
