@@ -58,6 +58,24 @@ nf_ast_children (CXCursor c, CXCursor *out, int max)
   return acc.n;
 }
 
+bool
+nf_ast_unsigned (CXType t)
+{
+  switch (clang_getCanonicalType (t).kind)
+    {
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+      return true;
+    default:
+      return false;
+    }
+}
+
 enum nf_elem
 nf_ast_elem (CXType t)
 {
@@ -347,6 +365,16 @@ nf_vars_get (nf_vars *vt, CXCursor decl)
   return &vt->v[vt->n++];
 }
 
+/* Whether the reference C, a child of PARENT, is a plain read of its
+   variable: an lvalue-to-rvalue conversion, an implicit cast; anything
+   else (=, +=, ++, &, sizeof) writes, addresses or is not understood.  */
+static bool
+nf_plain_read (CXCursor c, CXCursor parent)
+{
+  (void) c;
+  return clang_getCursorKind (parent) == CXCursor_UnexposedExpr;
+}
+
 struct nf_vars_acc
 {
   nf_vars *vt;
@@ -369,10 +397,7 @@ nf_vars_visit (CXCursor c, CXCursor parent, CXClientData data)
 	      return CXChildVisit_Break;
 	    }
 	  v->n_refs++;
-	  /* A read is an lvalue-to-rvalue conversion, an implicit cast;
-	     anything else (=, +=, ++, &, sizeof) writes, addresses or
-	     is not understood.  */
-	  if (clang_getCursorKind (parent) != CXCursor_UnexposedExpr)
+	  if (!nf_plain_read (c, parent))
 	    v->plain = false;
 	}
     }
@@ -429,8 +454,8 @@ nf_ast_ssa_var (const nf_vars *vt, CXCursor c, CXCursor *init)
   return v;
 }
 
-/* What nf_param_visit looks for: the references to PARM that are not
-   plain reads (the rule of nf_vars_visit).  */
+/* What nf_param_visit looks for: a reference to PARM that is not a
+   plain read (nf_plain_read).  */
 struct nf_param_acc
 {
   CXCursor parm;
@@ -443,7 +468,7 @@ nf_param_visit (CXCursor c, CXCursor parent, CXClientData data)
   struct nf_param_acc *acc = data;
   if (clang_getCursorKind (c) == CXCursor_DeclRefExpr
       && clang_equalCursors (clang_getCursorReferenced (c), acc->parm)
-      && clang_getCursorKind (parent) != CXCursor_UnexposedExpr)
+      && !nf_plain_read (c, parent))
     {
       acc->written = true;
       return CXChildVisit_Break;

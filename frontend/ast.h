@@ -19,6 +19,8 @@ int nf_ast_children (CXCursor c, CXCursor *out, int max);
 
 /* The element type of the scalar type T (NF_ELEM_NONE for others).  */
 enum nf_elem nf_ast_elem (CXType t);
+/* Whether T is an unsigned integer type (bool included).  */
+bool nf_ast_unsigned (CXType t);
 
 /* C's binary operator kind, or CXBinaryOperator_Invalid when C is not a
    BinaryOperator (compound assignments are not).  */

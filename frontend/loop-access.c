@@ -142,25 +142,6 @@ nf_lp_int_const (CXCursor c, int64_t *v)
   return true;
 }
 
-/* Whether the canonical integer type T is unsigned.  */
-static bool
-nf_lp_unsigned (CXType t)
-{
-  switch (clang_getCanonicalType (t).kind)
-    {
-    case CXType_Bool:
-    case CXType_Char_U:
-    case CXType_UChar:
-    case CXType_UShort:
-    case CXType_UInt:
-    case CXType_ULong:
-    case CXType_ULongLong:
-      return true;
-    default:
-      return false;
-    }
-}
-
 /* Step 2: whether the index j + C of loop K, computed in the integer
    type IT, may wrap where GCC's analysis sees it (then the plugin finds
    no affine access).  */
@@ -168,7 +149,7 @@ static bool
 nf_lp_index_wraps (const struct nf_lp *g, int k, CXType it, int64_t c)
 {
   const struct nf_lp_loop *l = &g->loops[k];
-  if (c == 0 || !nf_lp_unsigned (it) || clang_Type_getSizeOf (it) >= 8)
+  if (c == 0 || !nf_ast_unsigned (it) || clang_Type_getSizeOf (it) >= 8)
     return false;
   if (c < 0)
     return true; /* j - 1 wraps at j = 0.  */
@@ -177,14 +158,14 @@ nf_lp_index_wraps (const struct nf_lp *g, int k, CXType it, int64_t c)
      UINT_MAX otherwise (a signed bound converts).  A signed j does not
      overflow.  */
   int64_t jmax = INT32_MAX;
-  if (nf_lp_unsigned (clang_getCursorType (l->ivar)))
+  if (nf_ast_unsigned (clang_getCursorType (l->ivar)))
     {
       CXType bt = clang_getCursorType (l->bound);
       long long bs = clang_Type_getSizeOf (bt);
       int64_t bmax = UINT32_MAX;
       if (l->extent >= 0 && l->extent <= (int64_t) UINT32_MAX)
 	bmax = l->extent;
-      else if (nf_lp_unsigned (bt) && bs > 0 && bs < 4)
+      else if (nf_ast_unsigned (bt) && bs > 0 && bs < 4)
 	bmax = ((int64_t) 1 << (8 * bs)) - 1;
       jmax = bmax - 1;
     }

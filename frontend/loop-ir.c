@@ -517,10 +517,8 @@ nf_lp_loop (struct nf_lp *g, CXCursor c)
   CXType bt = clang_getCanonicalType (clang_getCursorType (bound));
   g->loops[k].stmt = c;
   g->loops[k].bound = bound;
-  g->loops[k].is_signed = bt.kind == CXType_Int || bt.kind == CXType_Long
-			  || bt.kind == CXType_LongLong
-			  || bt.kind == CXType_Short || bt.kind == CXType_SChar
-			  || bt.kind == CXType_Char_S;
+  /* An integer bound (BE above): signed unless unsigned.  */
+  g->loops[k].is_signed = !nf_ast_unsigned (bt);
   nf_lp_loop_dim (g, k, bound, bd);
   g->n_loops++;
   return nf_lp_loop_body (g, body);
