@@ -312,6 +312,8 @@ nf_lp_add_arg (struct nf_lp_str *b, const nf_tool *t, const struct nf_lp *g,
     case NF_ROLE_EPS:
     case NF_ROLE_SCALAR:
       return nf_lp_add_scalar (b, t, g, a->value, a->elem);
+    case NF_ROLE_ROWS:
+      return false; /* No loop nest is one region here yet.  */
     }
   NF_ASSERT (false, "a call argument with no C spelling");
   return false;

@@ -9,6 +9,9 @@
 						every range read
      Elementwise    y[i] = prog (x0, x1)    Y, X0, X1, N, PROG, S0..S3;
 						y against each input
+     Dot (rank 2)   y[i] = sum_j w[i][j] x[j]  Y, W, X, ROWS, N; y
+						disjoint from w and from x
+     Dot (rank 1)   sum_i a[i] b[i]         X, X, N;  a value
 
    Limitations: one sum per call, one stored array; a norm whose
    accumulator no row lists is refused (a float sum of _Float16 squares
@@ -27,7 +30,8 @@ enum nf_variant
   NF_VARIANT_PZ,
   NF_VARIANT_FAST,
   NF_VARIANT_EXACT,
-  NF_VARIANT_SUMSQ
+  NF_VARIANT_SUMSQ,
+  NF_VARIANT_ROWS
 };
 
 /* One row of callees.def.  */
@@ -227,6 +231,60 @@ nf_call_plan_rmsnorm (const nf_region *r, const nf_match *m, nf_call *c)
   return NULL;
 }
 
+/* Dot: a matrix-vector product (rank 2: one sum per row, stored) or a
+   dot product (rank 1: its value).  A _Float16 matrix goes with a float
+   vector and float sums; other rows take one element type throughout.
+   A dot product of a sum the compiler may reorder anyway is GCC's own
+   to vectorize (its float lanes beat a call summing in double for the
+   short vectors such loops run over).  */
+static const char *
+nf_call_plan_dot (const nf_region *r, const nf_match *m,
+		  const nf_call_flags *f, nf_call *c)
+{
+  enum nf_elem elem = nf_value_type (r, m->input).elem;
+  enum nf_elem velem = nf_value_type (r, m->weight).elem;
+  bool rows = nf_value_type (r, m->input).rank == 2;
+  const struct nf_callee *k
+    = nf_callee_find (NF_KIND_DOT, elem, m->accum,
+		      rows ? NF_VARIANT_ROWS : NF_VARIANT_PLAIN);
+  if (!k)
+    return rows ? "no matrix-vector kernel for this element type"
+		: "no dot-product kernel for these element and sum types";
+  enum nf_elem want = elem == NF_ELEM_F16 ? NF_ELEM_F32 : elem;
+  if (velem != want
+      || (rows && nf_value_type (r, m->result).elem != want))
+    return "the arrays have element types no kernel takes together";
+  nf_call_take (c, k);
+  if (!rows)
+    {
+      if (f->associative_math)
+	return "the compiler vectorizes this reassociable sum itself";
+      c->value = NF_CALL_RESULT;
+      nf_call_arg_add (c, NF_ROLE_X, m->input, elem, "a");
+      nf_call_arg_add (c, NF_ROLE_X, m->weight, velem, "b");
+      nf_call_arg_add (c, NF_ROLE_N, NF_NO_VALUE, NF_ELEM_I64, "n");
+      c->min_n = NF_DOT_MIN_N;
+      c->flops = 2;
+      c->bytes = 2 * (elem == NF_ELEM_F32 ? 4.0 : 8.0);
+      return NULL;
+    }
+  NF_ASSERT (c->store != NF_NO_VALUE, "a matrix-vector match has no store");
+  nf_call_arg_add (c, NF_ROLE_Y, c->store, want, "y");
+  nf_call_arg_add (c, NF_ROLE_X, m->input, elem, "w");
+  nf_call_arg_add (c, NF_ROLE_X, m->weight, velem, "x");
+  nf_call_arg_add (c, NF_ROLE_ROWS, NF_NO_VALUE, NF_ELEM_I64, "d");
+  nf_call_arg_add (c, NF_ROLE_N, NF_NO_VALUE, NF_ELEM_I64, "n");
+  nf_call_overlap_add (c, m->input);
+  nf_call_overlap_add (c, m->weight);
+  c->disjoint = true;
+  c->overlap_reason = "the output overlaps the matrix or the vector";
+  /* Per matrix element: a multiply and an add; the matrix read once
+     (the vector and the output are a row's and a column's worth).  */
+  c->flops = 2;
+  c->bytes = elem == NF_ELEM_F16 ? 2 : elem == NF_ELEM_F32 ? 4 : 8;
+  return NULL;
+}
+
 /* Elementwise: nf_elementwise with the program lower/ writes; y
    against each input; short runs are the loop's (NF_EW_MIN_N).  */
 static const char *
@@ -298,6 +356,8 @@ nf_call_plan (const nf_region *r, const nf_match *m, const nf_call_flags *flags,
       return nf_call_plan_rmsnorm (r, m, c);
     case NF_KIND_ELEMENTWISE:
       return nf_call_plan_ew (r, m, flags, c);
+    case NF_KIND_DOT:
+      return nf_call_plan_dot (r, m, flags, c);
     default:
       NF_ASSERT (false, "a match of a kind with no runtime call");
       return "no runtime call for this kind";

@@ -51,7 +51,9 @@ extern "C"
 		      region), converted to ELEM.  */
     NF_ROLE_PROG,  /* The program's bytes (nf_call.ew), a const unsigned
 		      char pointer.  */
-    NF_ROLE_SCALAR /* As EPS (0 when VALUE is NF_NO_VALUE).  */
+    NF_ROLE_SCALAR, /* As EPS (0 when VALUE is NF_NO_VALUE).  */
+    NF_ROLE_ROWS    /* The rows of the STORE VALUE (its dimension 0, the
+		       outer loop's trip count), a size_t.  */
   };
 
   /* One argument, in the callee's parameter order.  */
@@ -74,7 +76,9 @@ extern "C"
   };
 
   /* The stored range of STORE and the range LOAD reads must be the same
-     elements or disjoint, over the trip count N.  */
+     elements or disjoint (only disjoint when the call's DISJOINT is
+     set), each over the elements its type spans (N for a vector of the
+     loop, ROWS * N for a matrix).  */
   typedef struct nf_call_overlap
   {
     nf_value store, load;
@@ -96,11 +100,14 @@ extern "C"
     nf_call_overlap overlaps[NF_CALL_MAX_OVERLAPS];
     int n_overlaps;
     const char *overlap_reason; /* When an overlap test is known false.  */
+    bool disjoint;		/* The overlapping ranges must be disjoint:
+				   the kernel does not work in place.  */
     unsigned min_n;	 /* The call pays from this trip count on (0: any);
 			    the front end guards n >= min_n.  */
     nf_ew_call ew;	 /* Elementwise: the program.  */
-    double flops, bytes; /* Per element of N, for the report; negative:
-			    the report's own estimate.  */
+    double flops, bytes; /* Per element of N (of ROWS * N for a matrix),
+			    for the report; negative: the report's own
+			    estimate.  */
   } nf_call;
 
   /* What the compilation lets the kernels do.  */

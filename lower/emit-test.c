@@ -6,6 +6,7 @@
    a non-constant eps for the custom call, a rejected match.  */
 
 #include "emit.h"
+#include "call.h"
 #include "nf-check.h"
 #include "test-regions.h"
 
@@ -370,6 +371,50 @@ test_expm1_widened (void)
   nf_region_free (r);
 }
 
+/* llama2.c's matmul as a front end builds its nest: w a d x n matrix
+   read row by row, x broadcast over the rows, the row sums stored to
+   xout; matched by nf_match_dot and planned as nf_matvec_f32.  */
+static void
+test_matvec (void)
+{
+  nf_region *r = nf_region_new ("matmul");
+  nf_srcloc loc = { "run.c", 20, 5 };
+  nf_region_set_loc (r, loc);
+  int d = nf_region_add_sym (r, "d", NF_NO_VALUE);
+  int n = nf_region_add_sym (r, "n", NF_NO_VALUE);
+  nf_type mat = nf_tensor2_type (NF_ELEM_F32, nf_sym_dim (d), nf_sym_dim (n));
+  nf_type vec = nf_tensor1_type (NF_ELEM_F32, nf_sym_dim (n));
+  nf_type out = nf_tensor1_type (NF_ELEM_F32, nf_sym_dim (d));
+  nf_value w = nf_param (r, "w", mat, true);
+  nf_value x = nf_param (r, "x", vec, true);
+  nf_value y = nf_param (r, "xout", out, true);
+  nf_value wl = nf_load (r, w, mat, 0, 1, NF_ROWS_DENSE);
+  nf_value xl = nf_load (r, x, vec, 0, 1, 0);
+  nf_value xb = nf_broadcast (r, xl, mat);
+  nf_value p = nf_binary (r, NF_OP_MUL, wl, xb);
+  nf_value zero = nf_const (r, nf_scalar_type (NF_ELEM_F32), 0.0);
+  nf_value s = nf_reduce (r, p, zero, NF_OP_ADD, 2u);
+  nf_value st = nf_store (r, y, s, 0, 1, 0);
+  nf_match m;
+  CHECK (nf_match_dot (r, s, &m));
+  CHECK (m.input == wl && m.weight == xl && m.result == s);
+  nf_call c;
+  nf_call_flags fl = { false, false };
+  CHECK (nf_call_plan (r, &m, &fl, &c) == NULL);
+  CHECK (strcmp (c.callee, "nf_matvec_f32") == 0);
+  CHECK (c.nargs == 5 && c.args[0].value == st && c.args[3].role == NF_ROLE_ROWS);
+  CHECK (c.disjoint && c.n_overlaps == 2);
+  const char *err, *t;
+  t = dump (nf_emit_mhlo, &m, 1, "matvec", "mhlo.mlir", &err);
+  HAS (t, "FusionKind = \"Dot\"");
+  t = dump (nf_emit_stablehlo, &m, 1, "matvec", "stablehlo.mlir", &err);
+  HAS (t, "name = \"neuronfuse.dot\"");
+  t = dump (nf_emit_penguin, &m, 1, "matvec", "penguin.txt", &err);
+  HAS (t, "op=\"Dot\"");
+  nf_match_release (&m);
+  nf_region_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -385,5 +430,6 @@ main (int argc, char **argv)
   test_expm1 ();
   test_log1p ();
   test_expm1_widened ();
+  test_matvec ();
   NF_DONE ();
 }

@@ -157,7 +157,10 @@ nf_value nf_param (nf_region *r, const char *name, nf_type type,
 		   bool is_array);
 nf_value nf_const (nf_region *r, nf_type type, double v);
 /* Elements base[OFFSET + STRIDE * i] (elements, not bytes) for every index
-   of TYPE (rank 1: i < dims[0]; rank 2: row-major, row stride ROW_STRIDE).  */
+   of TYPE (rank 1: i < dims[0]; rank 2: row-major, row stride ROW_STRIDE,
+   or NF_ROWS_DENSE: each row starts where the one before it ends, at
+   i * dims[1] * STRIDE, as w[i * n + j] for a symbolic n).  */
+#define NF_ROWS_DENSE INT64_MIN
 nf_value nf_load (nf_region *r, nf_value base, nf_type type, int64_t offset,
 		  int64_t stride, int64_t row_stride);
 nf_value nf_store (nf_region *r, nf_value base, nf_value v, int64_t offset,

@@ -16,6 +16,7 @@ static const struct
   { NF_KIND_EXPM1, "Expm1" },
   { NF_KIND_LOG1P, "Log1p" },
   { NF_KIND_ELEMENTWISE, "Elementwise" },
+  { NF_KIND_DOT, "Dot" },
 };
 
 #define NF_N_KINDS (sizeof nf_kind_table / sizeof nf_kind_table[0])

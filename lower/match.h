@@ -62,6 +62,16 @@ bool nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m);
 bool nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
 		    nf_match *m);
 
+/* sum (a * b) (rank 1) or y[i] = sum_j w[i][j] * x[j] (rank 2, stored):
+   anchored on the REDUCE (match-dot.c).  M->input is a or the matrix w,
+   M->weight b or the vector x, M->result the sum or the stored value.
+   A sum of squares is no candidate (the norms').  */
+bool nf_match_dot (const nf_region *r, nf_value anchor, nf_match *m);
+
+/* The shortest dot product a call pays for: below it the loop's few
+   serial adds beat the call and its setup.  */
+#define NF_DOT_MIN_N 32
+
 /* exp (x) - 1 (or -1 + exp (x), 1 - exp (x)): anchored on the SUB or ADD,
    as a near miss (exp (x) - 2) is only one from there.  */
 bool nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m);

@@ -136,6 +136,20 @@ nf_region_contract (nf_region_desc *d, const char **notes, enum nf_kind kind,
 			 "digits for |x| near 0";
 	}
     }
+  else if (kind == NF_KIND_DOT)
+    {
+      /* Per element of the matrix (or of the vectors): a multiply and an
+	 add, the element read once.  */
+      d->flops = 2;
+      d->bytes = esz;
+      notes[n++] = elem == NF_ELEM_F64
+		     ? "more accurate, not bit-identical: the fused kernel "
+		       "sums the products with compensation (twice double's "
+		       "precision), in its own order"
+		     : "more accurate, not bit-identical: the fused kernel "
+		       "sums the exact products in double, in its own order, "
+		       "and rounds each sum once";
+    }
   else
     {
       /* Per element: x*x and the sum, then x*scale (and *w); the fused

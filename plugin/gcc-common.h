@@ -51,6 +51,7 @@
 #include "opts.h"
 #include "toplev.h"
 #include "tree-ssa-loop-manip.h"
+#include "tree-ssa-loop-ivopts.h"
 #include "attribs.h"
 #include "target.h"
 

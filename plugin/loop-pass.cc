@@ -51,6 +51,7 @@
 
 #include "ir.h"
 #include "match.h"
+#include "call.h"
 #include "nf-plugin.h"
 #include "loop-ir.h"
 #include "loop.h"
@@ -389,7 +390,7 @@ static bool
 nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
 {
   bool map = false, square = false;
-  if ((nf_opts.kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT))
+  if ((nf_opts.kinds & (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT | NF_KIND_DOT))
       && nf_loop_candidate (loop, &square))
     map = false;
   else if (nf_loop_map_candidate (loop))
@@ -411,6 +412,24 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
   const char *reason = NULL;
   bool changed = false;
   bool built = false;
+  /* A sum of products that is the row of a matrix-vector product: the
+     whole nest (loop-dot.cc).  */
+  if (!map && !square && nf_loop_dot_attempt (loop, consumed, &reason,
+					      &changed))
+    {
+      bool fused = consumed.length () > n_consumed;
+      if (early)
+	{
+	  if (fused || reason)
+	    nf_loop_note_early (locus, fused, NF_KIND_DOT, reason);
+	  return changed;
+	}
+      if (!fused && ev && !ev->fused && ev->reason && ev->kind == NF_KIND_DOT)
+	reason = ev->reason;
+      if (reason)
+	nf_record_missed (find_loop_location (loop), NF_KIND_DOT, reason);
+      return changed;
+    }
   enum nf_loop_mode mode = map ? NF_LOOP_MAP : NF_LOOP_NORM;
   if (!nf_loop_attempt (loop, true, mode, consumed, &kind, &reason, &changed,
 			&built))

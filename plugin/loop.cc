@@ -57,24 +57,8 @@
 #include "loop-ir.h"
 #include "loop.h"
 
-/* The most arguments a kernel takes (nf_elementwise's nine).  */
-#define NF_LOOP_MAX_ARGS NF_CALL_MAX_ARGS
 
-/* The fused call a match becomes.  */
-struct nf_loop_call
-{
-  enum nf_kind kind;
-  nf_call plan;	      /* lower/'s: the callee, the arguments' roles.  */
-  const char *callee; /* nf_rmsnorm_f32, nf_nrm2_f64...  */
-  bool sumsq;	      /* nf_sumsq_* then sqrt (wider accum).  */
-  tree elt;	      /* The data's element type.  */
-  tree args[NF_LOOP_MAX_ARGS]; /* At the region's entry.  */
-  int nargs;
-  tree ret;	       /* Result type, or void.  */
-  tree ok;	       /* The overlap test.  */
-  nf_value store;      /* The STORE of the idiom's result, or none.  */
-  auto_vec<tree> outs; /* SSA names used after the region.  */
-};
+
 
 /* Step 2.  Match ANCHOR as MulRedSqrt, else RMSNorm, among the enabled
    kinds (nf_match_norm).  On failure, *KIND and *REASON say what to
@@ -305,6 +289,8 @@ nf_loop_arg (struct nf_lregion *g, const nf_call_arg *a, const nf_call *p,
 	}
     case NF_ROLE_N:
       return count;
+    case NF_ROLE_ROWS:
+      return NULL_TREE; /* A nest's (loop-dot.cc).  */
     case NF_ROLE_PROG:
       {
 	tree uchar
@@ -466,7 +452,7 @@ nf_loop_decl (const struct nf_loop_call *c)
 
 /* Step 4.  Replace the region of G by the call C, guarded by its
    overlap test, with the original as the fallback.  */
-static void
+void
 nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c, location_t loc)
 {
   /* The region's exit and entry edges.  */

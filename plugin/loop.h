@@ -55,4 +55,36 @@ int nf_simd_hoist_loop (class loop *loop);
    dominance information is valid after.  */
 bool nf_simd_flatten_loop (class loop *loop);
 
+/* The most arguments a kernel takes (nf_elementwise's nine).  */
+#define NF_LOOP_MAX_ARGS NF_CALL_MAX_ARGS
+
+/* The fused call a match becomes.  */
+struct nf_loop_call
+{
+  enum nf_kind kind;
+  nf_call plan;	      /* lower/'s: the callee, the arguments' roles.  */
+  const char *callee; /* nf_rmsnorm_f32, nf_nrm2_f64...  */
+  bool sumsq;	      /* nf_sumsq_* then sqrt (wider accum).  */
+  tree elt;	      /* The data's element type.  */
+  tree args[NF_LOOP_MAX_ARGS]; /* At the region's entry.  */
+  int nargs;
+  tree ret;	       /* Result type, or void.  */
+  tree ok;	       /* The overlap test.  */
+  nf_value store;      /* The STORE of the idiom's result, or none.  */
+  auto_vec<tree> outs; /* SSA names used after the region.  */
+};
+
+/* Step 4 of loop.cc: replace the region of G (from its start, or its
+   first loop's preheader edge, to its exit) by the call C, guarded by
+   C->ok, with the original as the fallback.  */
+void nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c,
+		      location_t loc);
+
+/* loop-dot.cc: the innermost loop INNER as the row loop of a matrix-
+   vector product nest: fused (true, *REASON NULL, *CHANGED set in
+   mode=rewrite), or a near miss of the nest (true, *REASON), or no such
+   nest (false).  CONSUMED collects INNER when fused.  */
+bool nf_loop_dot_attempt (class loop *inner, auto_vec<class loop *> &consumed,
+			  const char **reason, bool *changed);
+
 #endif /* NF_LOOP_H */

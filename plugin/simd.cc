@@ -76,6 +76,7 @@
 #include "kinds.h"
 #include "report.h"
 #include "match.h"
+#include "call.h"
 #include "nf-plugin.h"
 #include "loop-ir.h"
 #include "loop.h"

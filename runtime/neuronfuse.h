@@ -195,6 +195,20 @@ double nf_nrm2d_f32 (const float *x, size_t n);
 double nf_sumsq_f32 (const float *x, size_t n);
 long double nf_sumsq_f64 (const double *x, size_t n);
 
+/* Dot (issue 18): y[i] = sum_j w[i * n + j] * x[j] for i < d, and the
+   dot product of a and b; the kernels and their contracts land with the
+   runtime's matrix-vector work.  */
+void nf_matvec_f32 (float *y, const float *w, const float *x, size_t d,
+		    size_t n);
+void nf_matvec_f64 (double *y, const double *w, const double *x, size_t d,
+		    size_t n);
+float nf_dot_f32 (const float *a, const float *b, size_t n);
+double nf_dot_f64 (const double *a, const double *b, size_t n);
+#ifdef __FLT16_MAX__
+void nf_matvec_f16 (float *y, const _Float16 *w, const float *x, size_t d,
+		    size_t n);
+#endif
+
 /* The instruction set the kernels run with: "avx512" (AVX-512 F, DQ, VL,
    BW), "avx2" (AVX2, FMA, F16C) or "generic" (portable C).  Chosen once,
    on the first call of any kernel, as the best the CPU and OS support,

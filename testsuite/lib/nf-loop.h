@@ -76,6 +76,21 @@ NF_LOOP_WRAP (nf_sumsq_f64, long double, (const double *x, size_t n), (x, n),
 	      return)
 NF_LOOP_WRAP (nf_nrm2_f16, float, (const _Float16 *x, size_t n), (x, n),
 	      return)
+NF_LOOP_WRAP (nf_matvec_f32, void,
+	      (float *y, const float *w, const float *x, size_t d, size_t n),
+	      (y, w, x, d, n), )
+NF_LOOP_WRAP (nf_matvec_f64, void,
+	      (double *y, const double *w, const double *x, size_t d,
+	       size_t n),
+	      (y, w, x, d, n), )
+NF_LOOP_WRAP (nf_matvec_f16, void,
+	      (float *y, const _Float16 *w, const float *x, size_t d,
+	       size_t n),
+	      (y, w, x, d, n), )
+NF_LOOP_WRAP (nf_dot_f32, float, (const float *a, const float *b, size_t n),
+	      (a, b, n), return)
+NF_LOOP_WRAP (nf_dot_f64, double,
+	      (const double *a, const double *b, size_t n), (a, b, n), return)
 NF_LOOP_WRAP (nf_expm1_f32, void, (float *y, const float *x, size_t n),
 	      (y, x, n), )
 NF_LOOP_WRAP (nf_expm1_pz_f32, void, (float *y, const float *x, size_t n),

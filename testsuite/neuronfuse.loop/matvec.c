@@ -1,0 +1,169 @@
+/* Area: nf-loop, Dot, float, double and _Float16 weights.
+   Purpose: the matrix-vector loop nests inference engines run become one
+   call of the matrix-vector kernel: llama2.c's matmul (w[i * n + j],
+   int sizes), a double one (size_t sizes), a float sum of _Float16
+   weights against a float vector, and a double sum of float products
+   stored as float.  Each result is checked against a long double
+   reference: a fused one within half an ulp of it plus the double sum's
+   error, a plain one within the float loop's.  An output that overlaps
+   the matrix runs the original loops (the guard).  */
+/* { dg-do run } */
+#include "nf-loop.h"
+
+__attribute__ ((noipa)) void
+matmul (float *xout, float *x, float *w, int n, int d)
+{
+  for (int i = 0; i < d; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f32" } */
+    {
+      float val = 0.0f;
+      for (int j = 0; j < n; j++)
+	val += w[i * n + j] * x[j];
+      xout[i] = val;
+    }
+}
+
+__attribute__ ((noipa)) void
+matmul_f64 (double *y, const double *w, const double *x, size_t d, size_t n)
+{
+  for (size_t i = 0; i < d; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f64" } */
+    {
+      double s = 0;
+      for (size_t j = 0; j < n; j++)
+	s += w[i * n + j] * x[j];
+      y[i] = s;
+    }
+}
+
+__attribute__ ((noipa)) void
+matmul_f16 (float *y, const _Float16 *w, const float *x, int d, int n)
+{
+  for (int i = 0; i < d; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f16" } */
+    {
+      float s = 0;
+      for (int j = 0; j < n; j++)
+	s += (float) w[i * n + j] * x[j];
+      y[i] = s;
+    }
+}
+
+__attribute__ ((noipa)) void
+matmul_dacc (float *y, const float *w, const float *x, int d, int n)
+{
+  for (int i = 0; i < d; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f32" } */
+    {
+      double s = 0;
+      for (int j = 0; j < n; j++)
+	s += (double) w[i * n + j] * x[j];
+      y[i] = (float) s;
+    }
+}
+
+#define D 9
+static float w[D * NF_LOOP_MAX], x[NF_LOOP_MAX], y[D + 1];
+static double wd[D * NF_LOOP_MAX], xd[NF_LOOP_MAX], yd[D + 1];
+static _Float16 wh[D * NF_LOOP_MAX];
+
+#pragma GCC optimize ("O0")
+
+/* matmul, not optimized: the loop's results.  */
+static void
+matmul_O0 (float *xout, float *x, float *w, int n, int d)
+{
+  for (int i = 0; i < d; i++)
+    {
+      float val = 0.0f;
+      for (int j = 0; j < n; j++)
+	val += w[i * n + j] * x[j];
+      xout[i] = val;
+    }
+}
+
+/* Row I of a D x N product against the long double reference: within
+   NF_LOOP_CR ulp plus N 2^-50 of the sum of |products| when FUSED
+   (double sums), within the float loop's N 2^-23 of it otherwise.  */
+static void
+check_row (const char *what, long double got, long double ref,
+	   long double abs, size_t n, size_t i, int fused, int dbl)
+{
+  long double ulp = dbl ? 0x1p-52L : 0x1p-23L;
+  long double r = fabsl (ref);
+  long double tol = fused ? NF_LOOP_CR * ulp * (r > 0 ? r : 0)
+			      + (dbl ? 0x1p-104L : 0x1p-50L) * n * abs
+			  : (n + 1) * ulp * abs;
+  if (fabsl (got - ref) > tol)
+    {
+      fprintf (stderr, "%s n=%zu i=%zu fused=%d: got %La ref %La tol %Lg\n",
+	       what, n, i, fused, got, ref, tol);
+      nf_failures++;
+    }
+}
+
+int
+main (void)
+{
+  NF_LOOP_FILL (float, w, D * NF_LOOP_MAX, 1, 0);
+  NF_LOOP_FILL (float, x, NF_LOOP_MAX, 2, 0);
+  NF_LOOP_FILL (double, wd, D * NF_LOOP_MAX, 3, 0);
+  NF_LOOP_FILL (double, xd, NF_LOOP_MAX, 4, 0);
+  NF_LOOP_FILL (_Float16, wh, D * NF_LOOP_MAX, 5, 0);
+  for (size_t k = 0; k < NF_N (nf_loop_ns); k++)
+    for (size_t d = 0; d <= D; d += 4)
+      {
+	size_t n = nf_loop_ns[k];
+	y[d] = yd[d] = NF_LOOP_SENTINEL;
+	int f1 = NF_FUSED (matmul (y, x, w, n, d));
+	int f2 = NF_FUSED (matmul_f64 (yd, wd, xd, d, n));
+	CHECK (y[d] == (float) NF_LOOP_SENTINEL);
+	CHECK (yd[d] == NF_LOOP_SENTINEL);
+	for (size_t i = 0; i < d; i++)
+	  {
+	    long double s = 0, a = 0, sd = 0, ad = 0;
+	    for (size_t j = 0; j < n; j++)
+	      {
+		s += (long double) w[i * n + j] * x[j];
+		a += fabsl ((long double) w[i * n + j] * x[j]);
+		sd += (long double) wd[i * n + j] * xd[j];
+		ad += fabsl ((long double) wd[i * n + j] * xd[j]);
+	      }
+	    check_row ("matmul", y[i], s, a, n, i, f1, 0);
+	    check_row ("matmul_f64", yd[i], sd, ad, n, i, f2, 1);
+	  }
+	int f3 = NF_FUSED (matmul_f16 (y, wh, x, d, n));
+	for (size_t i = 0; i < d; i++)
+	  {
+	    long double s = 0, a = 0;
+	    for (size_t j = 0; j < n; j++)
+	      {
+		s += (long double) wh[i * n + j] * x[j];
+		a += fabsl ((long double) wh[i * n + j] * x[j]);
+	      }
+	    check_row ("matmul_f16", y[i], s, a, n, i, f3, 0);
+	  }
+	int f4 = NF_FUSED (matmul_dacc (y, w, x, d, n));
+	for (size_t i = 0; i < d; i++)
+	  {
+	    long double s = 0, a = 0;
+	    for (size_t j = 0; j < n; j++)
+	      {
+		s += (long double) w[i * n + j] * x[j];
+		a += fabsl ((long double) w[i * n + j] * x[j]);
+	      }
+	    check_row ("matmul_dacc", y[i], s, a, n, i, f4, 0);
+	  }
+	if (NF_PLUGIN && d > 0 && n > 0)
+	  CHECK (f1 && f2 && f3 && f4);
+      }
+  /* The output inside the matrix: the guard's fallback, the loop's
+     results (the loop's own order, with the rows it overwrites).  */
+  static float wc[4 * 8], wr[4 * 8];
+  NF_LOOP_FILL (float, wc, 4 * 8, 6, 0);
+  memcpy (wr, wc, sizeof wc);
+  CHECK (!NF_FUSED (matmul (wc + 3 * 8 + 2, x, wc, 8, 4)));
+  matmul_O0 (wr + 3 * 8 + 2, x, wr, 8, 4);
+  CHECK (memcmp (wc, wr, sizeof wc) == 0);
+  NF_DONE ();
+}
+
+/* { dg-final { nf-report-regions Dot 4 } } */
+/* { dg-final { nf-report-region Dot matmul 16 outlined } } */
+/* { dg-final { nf-report-missed-count 0 } } */

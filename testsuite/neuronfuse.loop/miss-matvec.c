@@ -1,0 +1,95 @@
+/* Area: nf-loop, Dot near misses.
+   Purpose: loop nests one step from a matrix-vector product keep their
+   loops, each with the guard that failed: a column-major matrix (the
+   inner index strides by rows), a sum carried from row to row, a bias
+   the sum starts from, and two matrices read together (no vector); the
+   remark is at the inner loop, the row's sum.  Every result is the
+   loop's own.  */
+/* { dg-do run } */
+#include "nf-loop.h"
+
+__attribute__ ((noipa)) void
+colmajor (float *y, const float *w, const float *x, int d, int n)
+{
+  for (int i = 0; i < d; i++)
+    {
+      float s = 0.0f;
+      for (int j = 0; j < n; j++) /* { dg-missed "Dot: not rewritten: an array access is not contiguous" } */
+	s += w[j * d + i] * x[j];
+      y[i] = s;
+    }
+}
+
+__attribute__ ((noipa)) void
+carried (float *y, const float *w, const float *x, int d, int n)
+{
+  float s = 0.0f;
+  for (int i = 0; i < d; i++)
+    {
+      for (int j = 0; j < n; j++) /* { dg-missed "Dot: not rewritten: the sum does not start from 0" } */
+	s += w[i * n + j] * x[j];
+      y[i] = s;
+    }
+}
+
+__attribute__ ((noipa)) void
+bias (float *y, const float *w, const float *x, const float *b, int d, int n)
+{
+  for (int i = 0; i < d; i++)
+    {
+      float s = b[i];
+      for (int j = 0; j < n; j++) /* { dg-missed "Dot: not rewritten: the sum does not start from 0" } */
+	s += w[i * n + j] * x[j];
+      y[i] = s;
+    }
+}
+
+__attribute__ ((noipa)) void
+two_matrices (float *y, const float *a, const float *b, int d, int n)
+{
+  for (int i = 0; i < d; i++)
+    {
+      float s = 0.0f;
+      for (int j = 0; j < n; j++) /* { dg-missed "Dot: not rewritten: both factors advance with the row" } */
+	s += a[i * n + j] * b[i * n + j];
+      y[i] = s;
+    }
+}
+
+#define D 5
+#define N 33
+static float w[D * N], x[N], b[D], y[D], r[D];
+
+#pragma GCC optimize ("O0")
+
+int
+main (void)
+{
+  NF_LOOP_FILL (float, w, D * N, 1, 0);
+  NF_LOOP_FILL (float, x, N, 2, 0);
+  NF_LOOP_FILL (float, b, D, 3, 0);
+  CHECK (!NF_FUSED (colmajor (y, w, x, D, N)));
+  for (int i = 0; i < D; i++)
+    {
+      float s = 0.0f;
+      for (int j = 0; j < N; j++)
+	s += w[j * D + i] * x[j];
+      CHECK (y[i] == s);
+    }
+  CHECK (!NF_FUSED (carried (y, w, x, D, N)));
+  CHECK (!NF_FUSED (bias (r, w, x, b, D, N)));
+  CHECK (!NF_FUSED (two_matrices (r, w, w, D, N)));
+  float s = 0.0f;
+  for (int i = 0; i < D; i++)
+    {
+      for (int j = 0; j < N; j++)
+	s += w[i * N + j] * x[j];
+      nf_loop_near ("carried", i, y[i], s, 1e-5L, fabsf (s) + 1);
+    }
+  NF_DONE ();
+}
+
+/* { dg-final { nf-report-regions Dot 0 } } */
+/* { dg-final { nf-report-missed Dot "not contiguous" } } */
+/* { dg-final { nf-report-missed Dot "does not start from 0" } } */
+/* { dg-final { nf-report-missed Dot "both factors advance with the row" } } */
