@@ -278,6 +278,7 @@ nf_call_plan_dot (const nf_region *r, const nf_match *m,
   nf_call_overlap_add (c, m->weight);
   c->disjoint = true;
   c->overlap_reason = "the output overlaps the matrix or the vector";
+  c->min_n = NF_MATVEC_MIN_N;
   /* Per matrix element: a multiply and an add; the matrix read once
      (the vector and the output are a row's and a column's worth).  */
   c->flops = 2;

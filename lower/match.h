@@ -72,6 +72,10 @@ bool nf_match_dot (const nf_region *r, nf_value anchor, nf_match *m);
    serial adds beat the call and its setup.  */
 #define NF_DOT_MIN_N 32
 
+/* The shortest row a matrix-vector call pays for: shorter rows (a 3x3
+   rotation, unrolled by GCC) are the loop's.  */
+#define NF_MATVEC_MIN_N 16
+
 /* exp (x) - 1 (or -1 + exp (x), 1 - exp (x)): anchored on the SUB or ADD,
    as a near miss (exp (x) - 2) is only one from there.  */
 bool nf_match_expm1 (const nf_region *r, nf_value anchor, nf_match *m);

@@ -13,6 +13,8 @@
 
 /* Building a loop region (plugin/loop-ir*.cc, frontend/loop-ir.c).  */
 #define NF_WHY_NOT_AFFINE "an array access is not affine in the loop"
+#define NF_WHY_NOT_CONTIGUOUS                                                  \
+  "an array access is not contiguous (its step is not the element size)"
 #define NF_WHY_LOOP_SHAPE "the loop's shape is not supported"
 #define NF_WHY_TRIP_COUNT "the loop's trip count is not computable"
 #define NF_WHY_EXITS "the loop has more than one exit"

@@ -208,15 +208,13 @@ static bool
 nf_dot_access (const struct nf_dot_nest *n, class loop *l, gimple *stmt,
 	       tree ref, tree *base, tree *row, tree *elt)
 {
-  if (TREE_CODE (ref) != MEM_REF || !integer_zerop (TREE_OPERAND (ref, 1))
-      || TREE_CODE (TREE_OPERAND (ref, 0)) != SSA_NAME)
-    {
-      /* An ARRAY_REF (a 2-D array w[i][j]) or a MEM_REF with an offset:
-	 its address as one pointer, built at the statement.  */
-      return false;
-    }
+  /* The address: the pointer of *p, else &ref (w[i][j] of a 2-D array,
+     p->x[j]), which the scalar evolutions interpret as an expression.  */
+  tree addr = TREE_CODE (ref) == MEM_REF && integer_zerop (TREE_OPERAND (ref, 1))
+		  ? TREE_OPERAND (ref, 0)
+		  : build_fold_addr_expr (ref);
   (void) stmt;
-  tree ev = nf_dot_evolution (n, l, TREE_OPERAND (ref, 0));
+  tree ev = nf_dot_evolution (n, l, addr);
   *row = *elt = NULL_TREE;
   if (ev && TREE_CODE (ev) == POLYNOMIAL_CHREC
       && CHREC_VARIABLE (ev) == (unsigned) n->inner->num)
@@ -365,9 +363,9 @@ nf_dot_region (const struct nf_dot_nest *n, struct nf_lregion *g,
 }
 
 /* The step 5 test: y disjoint from w and from x, the row step n
-   elements of w, and the plan's rows-by-n matrix.  */
+   elements of w, and rows of at least MIN_N elements.  */
 static tree
-nf_dot_ok (const struct nf_dot_nest *n)
+nf_dot_ok (const struct nf_dot_nest *n, unsigned min_n)
 {
   tree wsz = TYPE_SIZE_UNIT (n->welt);
   tree ybytes = size_binop (MULT_EXPR, n->rows, TYPE_SIZE_UNIT (n->yelt));
@@ -392,7 +390,9 @@ nf_dot_ok (const struct nf_dot_nest *n)
   tree ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node,
 			 apart (n->y0, ybytes, n->w0, wbytes),
 			 apart (n->y0, ybytes, n->x0, xbytes));
-  return fold_build2 (TRUTH_AND_EXPR, boolean_type_node, ok, step);
+  ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, ok, step);
+  tree pays = fold_build2 (GE_EXPR, boolean_type_node, n->n, size_int (min_n));
+  return fold_build2 (TRUTH_AND_EXPR, boolean_type_node, pays, ok);
 }
 
 /* The store in OUTER's own blocks of a value computed in INNER (through
@@ -443,8 +443,13 @@ nf_dot_nest_of (struct nf_lregion *g, nf_value anchor, struct nf_dot_nest *n,
   if (!n->outer || !loop_outer (n->outer) || n->outer->inner != n->inner
       || n->inner->next || !nf_dot_find_store (n->outer, n->inner))
     return false;
+  /* A row the builder could not take is a near miss only when it read
+     the matrix with a stride (column-major): other failures (a call per
+     element, a branch) say nothing about a matrix-vector product.  */
   if (anchor == NF_NO_VALUE)
-    return *why = g->fail, false;
+    return *why = g->fail && strcmp (g->fail, NF_WHY_NOT_CONTIGUOUS) == 0
+		    ? g->fail : NULL,
+	   false;
   nf_match m1;
   bool row = nf_match_dot (g->r, anchor, &m1);
   nf_match_release (&m1);
@@ -505,7 +510,7 @@ nf_dot_outline (const struct nf_dot_nest *n, const nf_region *r,
   c.args[3] = n->rows;
   c.args[4] = n->n;
   c.nargs = 5;
-  c.ok = nf_dot_ok (n);
+  c.ok = nf_dot_ok (n, plan->min_n);
 
   dump_user_location_t loc = find_loop_location (n->outer);
   const char *ins[2] = { nf_value_label (r, nf_access_base (r, m->input)),
@@ -577,7 +582,11 @@ nf_loop_dot_attempt (class loop *inner, auto_vec<class loop *> &consumed,
 	  nf_call plan;
 	  nf_call_flags fl = { flag_unsafe_math_optimizations != 0,
 			       flag_associative_math != 0 };
-	  if (r && !(why = nf_call_plan (r, &m, &fl, &plan)))
+	  if (r && !(why = nf_call_plan (r, &m, &fl, &plan))
+	      && TREE_CODE (n.n) == INTEGER_CST
+	      && tree_to_uhwi (n.n) < plan.min_n)
+	    why = NF_WHY_TOO_SHORT;
+	  if (r && !why)
 	    {
 	      nf_dot_outline (&n, r, &m, &plan, changed);
 	      consumed.safe_push (inner);

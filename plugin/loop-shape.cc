@@ -346,8 +346,7 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt, int64_t *off)
       || tree_to_shwi (drb.step) != tree_to_shwi (esz)
       || !tree_fits_shwi_p (drb.init)
       || tree_to_shwi (drb.init) % tree_to_shwi (esz) != 0)
-    return nf_lr_fail (g, "an array access is not contiguous (its step is "
-			  "not the element size)");
+    return nf_lr_fail (g, NF_WHY_NOT_CONTIGUOUS);
   /* One array per first element: s->x[j] and s->w[j] have one base.  */
   *off = 0;
   tree offset = size_binop (PLUS_EXPR, fold_convert (sizetype, drb.offset),

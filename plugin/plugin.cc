@@ -7,7 +7,8 @@
      dump-hlo=DIR       write each region as MHLO, StableHLO and Penguin
                         text into the existing directory DIR
      kinds=LIST         comma list of kinds to enable (RMSNorm, MulRedSqrt,
-                        Expm1, Log1p, Elementwise, or all); default all
+                        Expm1, Log1p, Elementwise, Dot, or all); default
+                        all
      mode=rewrite       find, rewrite and report (default)
      mode=report        find and report only: the code is left unchanged
      disable            load but do nothing
@@ -51,7 +52,7 @@ static const char nf_help[]
     "                                        Penguin text into DIR\n"
     "  -fplugin-arg-neuronfuse-kinds=LIST    kinds to enable: RMSNorm,"
     "MulRedSqrt,Expm1,Log1p,\n"
-    "                                        Elementwise or all\n"
+    "                                        Elementwise,Dot or all\n"
     "  -fplugin-arg-neuronfuse-mode=rewrite|report\n"
     "                                        report: find and report, "
     "change nothing\n"
@@ -197,8 +198,8 @@ nf_parse_args (const char *name, int argc, struct plugin_argument *argv)
 	      error (G_ ("invalid option argument %<-fplugin-arg-%s-%s=%s%>"),
 		     name, key, arg->value);
 	      inform (UNKNOWN_LOCATION, "valid kinds are %<RMSNorm%>, "
-		      "%<MulRedSqrt%>, %<Expm1%>, %<Log1p%>, %<Elementwise%> "
-		      "and %<all%>");
+		      "%<MulRedSqrt%>, %<Expm1%>, %<Log1p%>, %<Elementwise%>, "
+		      "%<Dot%> and %<all%>");
 	      return false;
 	    }
 	}

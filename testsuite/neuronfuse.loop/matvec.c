@@ -58,6 +58,36 @@ matmul_dacc (float *y, const float *w, const float *x, int d, int n)
     }
 }
 
+/* 2-D arrays: a static matrix of constant shape, a variably modified
+   parameter w[d][n].  */
+#define D2 6
+#define N2 40
+static float W2[D2][N2];
+
+__attribute__ ((noipa)) void
+matmul_2d (float *y, const float *x)
+{
+  for (int i = 0; i < D2; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f32" } */
+    {
+      float s = 0;
+      for (int j = 0; j < N2; j++)
+	s += W2[i][j] * x[j];
+      y[i] = s;
+    }
+}
+
+__attribute__ ((noipa)) void
+matmul_vla (int d, int n, float y[d], const float w[d][n], const float x[n])
+{
+  for (int i = 0; i < d; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f32" } */
+    {
+      float s = 0;
+      for (int j = 0; j < n; j++)
+	s += w[i][j] * x[j];
+      y[i] = s;
+    }
+}
+
 #define D 9
 static float w[D * NF_LOOP_MAX], x[NF_LOOP_MAX], y[D + 1];
 static double wd[D * NF_LOOP_MAX], xd[NF_LOOP_MAX], yd[D + 1];
@@ -150,9 +180,29 @@ main (void)
 	      }
 	    check_row ("matmul_dacc", y[i], s, a, n, i, f4, 0);
 	  }
-	if (NF_PLUGIN && d > 0 && n > 0)
+	if (NF_PLUGIN && d > 0 && n >= 16) /* lower/match.h NF_MATVEC_MIN_N */
 	  CHECK (f1 && f2 && f3 && f4);
       }
+  for (int i = 0; i < D2; i++)
+    for (int j = 0; j < N2; j++)
+      W2[i][j] = w[i * N2 + j];
+  CHECK (NF_FUSED (matmul_2d (y, x)) == NF_PLUGIN);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      if (pass)
+	CHECK (NF_FUSED (matmul_vla (D2, N2, y, (const float (*)[N2]) w, x))
+	       == NF_PLUGIN);
+      for (int i = 0; i < D2; i++)
+	{
+	  long double s = 0, a = 0;
+	  for (int j = 0; j < N2; j++)
+	    {
+	      s += (long double) w[i * N2 + j] * x[j];
+	      a += fabsl ((long double) w[i * N2 + j] * x[j]);
+	    }
+	  check_row ("matmul_2d", y[i], s, a, N2, i, NF_PLUGIN, 0);
+	}
+    }
   /* The output inside the matrix: the guard's fallback, the loop's
      results (the loop's own order, with the rows it overwrites).  */
   static float wc[4 * 8], wr[4 * 8];
@@ -164,6 +214,6 @@ main (void)
   NF_DONE ();
 }
 
-/* { dg-final { nf-report-regions Dot 4 } } */
+/* { dg-final { nf-report-regions Dot 6 } } */
 /* { dg-final { nf-report-region Dot matmul 16 outlined } } */
 /* { dg-final { nf-report-missed-count 0 } } */
