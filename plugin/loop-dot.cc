@@ -267,8 +267,9 @@ nf_dot_accesses (struct nf_dot_nest *n, struct nf_lregion *g, nf_value a,
 	return NF_WHY_NOT_AFFINE;
       tree ref = gimple_assign_rhs1 (ld);
       elts[k] = TREE_TYPE (ref);
-      if (!nf_dot_access (n, n->inner, ld, ref, &bases[k], &rows[k], &elt)
-	  || !nf_dot_step_is (elt, TYPE_SIZE_UNIT (elts[k])))
+      if (!nf_dot_access (n, n->inner, ld, ref, &bases[k], &rows[k], &elt))
+	return "an address is not affine in the loop nest";
+      if (!nf_dot_step_is (elt, TYPE_SIZE_UNIT (elts[k])))
 	return "the matrix or the vector is not read contiguously";
     }
   if ((rows[0] == NULL_TREE) == (rows[1] == NULL_TREE))
