@@ -598,6 +598,83 @@ test_tanh (void)
     CHECK (tanh_case (i) == want[i]);
 }
 
+/* Dot on a matrix-vector region: w (d x n, rows one after another unless
+   WSTRIDE says otherwise) times x broadcast over the rows, reduced over
+   REDUCE_MASK from INIT, stored; REASON is the expected rejection or
+   NULL for a match.  BOTH_ROWS makes x a second matrix.  */
+static void
+test_dot_case (unsigned reduce_mask, int wstride, double init, bool both_rows,
+	       const char *reason)
+{
+  nf_region *r = nf_region_new ("matvec");
+  nf_dim d = nf_sym_dim (nf_region_add_sym (r, "d", NF_NO_VALUE));
+  nf_dim n = nf_sym_dim (nf_region_add_sym (r, "n", NF_NO_VALUE));
+  nf_type mat = nf_tensor2_type (NF_ELEM_F32, d, n);
+  nf_type vec = nf_tensor1_type (NF_ELEM_F32, n);
+  nf_type out = nf_tensor1_type (NF_ELEM_F32, reduce_mask == 2u ? d : n);
+  nf_value wp = nf_param (r, "w", mat, true);
+  nf_value xp = nf_param (r, "x", both_rows ? mat : vec, true);
+  nf_value yp = nf_param (r, "y", out, true);
+  nf_value w = nf_load (r, wp, mat, 0, wstride, NF_ROWS_DENSE);
+  nf_value x = both_rows ? nf_load (r, xp, mat, 0, 1, NF_ROWS_DENSE)
+			 : nf_broadcast (r, nf_load (r, xp, vec, 0, 1, 0), mat);
+  nf_value s = nf_reduce (r, nf_binary (r, NF_OP_MUL, w, x),
+			  nf_const (r, nf_scalar_type (NF_ELEM_F32), init),
+			  NF_OP_ADD, reduce_mask);
+  nf_store (r, yp, s, 0, 1, 0);
+  nf_match m;
+  bool ok = nf_match_dot (r, s, &m);
+  if (!reason)
+    CHECK (ok && m.result == s && m.input == w && m.reduce_dims == 2u);
+  else
+    {
+      if (ok || !m.reason || strcmp (m.reason, reason))
+	fprintf (stderr, "dot: want \"%s\", got \"%s\"\n", reason,
+		 m.reason ? m.reason : "(match)");
+      CHECK (!ok && m.reason && strcmp (m.reason, reason) == 0);
+    }
+  nf_match_release (&m);
+  nf_region_free (r);
+}
+
+/* A sum of squares is no Dot candidate at all (the norms'), nor a sum
+   scaled by a scalar.  */
+static void
+test_dot_not_candidates (void)
+{
+  nf_region *r = nf_region_new ("sq");
+  nf_dim n = nf_sym_dim (nf_region_add_sym (r, "n", NF_NO_VALUE));
+  nf_type vec = nf_tensor1_type (NF_ELEM_F32, n);
+  nf_value xp = nf_param (r, "x", vec, true);
+  nf_value c = nf_param (r, "c", nf_scalar_type (NF_ELEM_F32), false);
+  nf_value x = nf_load (r, xp, vec, 0, 1, 0);
+  nf_value zero = nf_const (r, nf_scalar_type (NF_ELEM_F32), 0);
+  nf_value sq = nf_reduce (r, nf_binary (r, NF_OP_MUL, x, x), zero,
+			   NF_OP_ADD, 1u);
+  nf_value sc = nf_reduce (r, nf_cse_binary (r, NF_OP_MUL, x, c), zero,
+			   NF_OP_ADD, 1u);
+  nf_match m;
+  CHECK (!nf_match_dot (r, sq, &m) && m.reason == NULL);
+  nf_match_release (&m);
+  CHECK (!nf_match_dot (r, sc, &m) && m.reason == NULL);
+  nf_match_release (&m);
+  nf_region_free (r);
+}
+
+static void
+test_dot (void)
+{
+  test_dot_case (2u, 1, 0, false, NULL);
+  test_dot_case (1u, 1, 0, false,
+		 "the sum runs down the columns (a transposed matrix)");
+  test_dot_case (2u, 3, 0, false,
+		 "the matrix's inner index is not contiguous (a column-major "
+		 "or strided matrix)");
+  test_dot_case (2u, 1, 1.0, false, "the sum does not start from 0");
+  test_dot_case (2u, 1, 0, true, "both factors advance with the row");
+  test_dot_not_candidates ();
+}
+
 int
 main (void)
 {
@@ -608,5 +685,6 @@ main (void)
   test_mulredsqrt ();
   test_scalar ();
   test_tanh ();
+  test_dot ();
   NF_DONE ();
 }
