@@ -415,6 +415,41 @@ test_matvec (void)
   nf_region_free (r);
 }
 
+/* llama2.c's in-place softmax, matched by nf_match_softmax: the max
+   reduce, the SubExp pair (x - max, exp), the sum and the division.  */
+static void
+test_softmax (void)
+{
+  nf_region *r = nf_region_new ("softmax");
+  nf_srcloc loc = { "run.c", 40, 5 };
+  nf_region_set_loc (r, loc);
+  nf_dim n = nf_sym_dim (nf_region_add_sym (r, "size", NF_NO_VALUE));
+  nf_type f = nf_scalar_type (NF_ELEM_F32);
+  nf_type vec = nf_tensor1_type (NF_ELEM_F32, n);
+  nf_value xp = nf_param (r, "x", vec, true);
+  nf_value seed = nf_load (r, xp, f, 0, 1, 0);
+  nf_value x1 = nf_load (r, xp, vec, 0, 1, 0);
+  nf_value m = nf_reduce (r, x1, seed, NF_OP_MAX, 1u);
+  nf_value x2 = nf_load (r, xp, vec, 0, 1, 0);
+  nf_value e = nf_unary (r, NF_OP_EXP,
+			 nf_binary (r, NF_OP_SUB, x2, nf_broadcast (r, m, vec)));
+  nf_value s = nf_reduce (r, e, nf_const (r, f, 0.0), NF_OP_ADD, 1u);
+  nf_value q = nf_binary (r, NF_OP_DIV, e, nf_broadcast (r, s, vec));
+  nf_store (r, xp, q, 0, 1, 0);
+  nf_match mt;
+  CHECK (nf_match_softmax (r, m, &mt));
+  const char *err, *t;
+  t = dump (nf_emit_mhlo, &mt, 1, "softmax", "mhlo.mlir", &err);
+  HAS (t, "FusionKind = \"Softmax\"");
+  HAS (t, "\"mhlo.exponential\"");
+  t = dump (nf_emit_stablehlo, &mt, 1, "softmax", "stablehlo.mlir", &err);
+  HAS (t, "name = \"neuronfuse.softmax\"");
+  t = dump (nf_emit_penguin, &mt, 1, "softmax", "penguin.txt", &err);
+  HAS (t, "op=\"Softmax\"");
+  nf_match_release (&mt);
+  nf_region_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -431,5 +466,6 @@ main (int argc, char **argv)
   test_log1p ();
   test_expm1_widened ();
   test_matvec ();
+  test_softmax ();
   NF_DONE ();
 }

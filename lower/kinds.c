@@ -17,6 +17,7 @@ static const struct
   { NF_KIND_LOG1P, "Log1p" },
   { NF_KIND_ELEMENTWISE, "Elementwise" },
   { NF_KIND_DOT, "Dot" },
+  { NF_KIND_SOFTMAX, "Softmax" },
 };
 
 #define NF_N_KINDS (sizeof nf_kind_table / sizeof nf_kind_table[0])

@@ -16,16 +16,17 @@ enum nf_kind
   NF_KIND_EXPM1 = 1u << 2,
   NF_KIND_LOG1P = 1u << 3,
   NF_KIND_ELEMENTWISE = 1u << 4,
-  NF_KIND_DOT = 1u << 5
+  NF_KIND_DOT = 1u << 5,
+  NF_KIND_SOFTMAX = 1u << 6
 };
 
 /* Every kind.  */
 #define NF_KIND_ALL                                                           \
   (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT | NF_KIND_EXPM1 | NF_KIND_LOG1P      \
-   | NF_KIND_ELEMENTWISE | NF_KIND_DOT)
+   | NF_KIND_ELEMENTWISE | NF_KIND_DOT | NF_KIND_SOFTMAX)
 
 /* The FusionKind name of KIND ("RMSNorm", "MulRedSqrt", "Expm1", "Log1p",
-   "Elementwise", "Dot"),
+   "Elementwise", "Dot", "Softmax"),
    or "?" for a value that is not exactly one kind.  */
 const char *nf_kind_name (enum nf_kind kind);
 

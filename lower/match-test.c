@@ -675,6 +675,64 @@ test_dot (void)
   test_dot_not_candidates ();
 }
 
+/* llama2.c's in-place softmax as a front end builds it; FORM 0: as
+   written, 1: the reciprocal product (-Ofast), 2: seeded with 0, 3: the
+   sum from 1, 4: the exps stored to another array than the result.  */
+static void
+test_softmax_case (int form, const char *reason)
+{
+  nf_region *r = nf_region_new ("softmax");
+  nf_dim n = nf_sym_dim (nf_region_add_sym (r, "n", NF_NO_VALUE));
+  nf_type f = nf_scalar_type (NF_ELEM_F32);
+  nf_type vec = nf_tensor1_type (NF_ELEM_F32, n);
+  nf_value xp = nf_param (r, "x", vec, true);
+  nf_value zp = nf_param (r, "z", vec, true);
+  nf_value seed = form == 2 ? nf_const (r, f, 0.0) : nf_load (r, xp, f, 0, 1, 0);
+  nf_value x1 = nf_load (r, xp, vec, 0, 1, 0);
+  nf_value m = nf_reduce (r, x1, seed, NF_OP_MAX, 1u);
+  nf_value x2 = nf_load (r, xp, vec, 0, 1, 0);
+  nf_value e = nf_unary (r, NF_OP_EXP,
+			 nf_binary (r, NF_OP_SUB, x2, nf_broadcast (r, m, vec)));
+  if (form == 4)
+    nf_store (r, zp, e, 0, 1, 0);
+  nf_value s = nf_reduce (r, e, nf_const (r, f, form == 3 ? 1.0 : 0.0),
+			  NF_OP_ADD, 1u);
+  nf_value x3 = e; /* Loop 3 reads what loop 2 stored: forwarded.  */
+  nf_value q;
+  if (form == 1)
+    q = nf_binary (r, NF_OP_MUL, x3,
+		   nf_broadcast (r, nf_binary (r, NF_OP_DIV, nf_const (r, f, 1),
+					       s), vec));
+  else
+    q = nf_binary (r, NF_OP_DIV, x3, nf_broadcast (r, s, vec));
+  nf_store (r, xp, q, 0, 1, 0);
+  nf_match m1;
+  bool ok = nf_match_softmax (r, m, &m1);
+  if (!reason)
+    CHECK (ok && m1.input == x1 && m1.result == q
+	   && m1.accum == NF_ELEM_F32);
+  else
+    {
+      if (ok || !m1.reason || strcmp (m1.reason, reason))
+	fprintf (stderr, "softmax %d: want \"%s\", got \"%s\"\n", form,
+		 reason, m1.reason ? m1.reason : "(match)");
+      CHECK (!ok && m1.reason && strcmp (m1.reason, reason) == 0);
+    }
+  nf_match_release (&m1);
+  nf_region_free (r);
+}
+
+static void
+test_softmax (void)
+{
+  test_softmax_case (0, NULL);
+  test_softmax_case (1, NULL);
+  test_softmax_case (2, "the max is seeded with a value other than the "
+			"first element, -infinity or the lowest number");
+  test_softmax_case (3, "the sum of the exponentials does not start from 0");
+  test_softmax_case (4, "the exponentials are stored apart from the result");
+}
+
 int
 main (void)
 {
@@ -686,5 +744,6 @@ main (void)
   test_scalar ();
   test_tanh ();
   test_dot ();
+  test_softmax ();
   NF_DONE ();
 }

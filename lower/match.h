@@ -68,6 +68,12 @@ bool nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
    A sum of squares is no candidate (the norms').  */
 bool nf_match_dot (const nf_region *r, nf_value anchor, nf_match *m);
 
+/* m = reduce_max (x); e = exp (x - m); y = e / reduce_add (e, 0), the
+   three loops of a softmax (match-softmax.c has the region IR the front
+   ends build): anchored on the max's REDUCE.  M->input is x, M->result
+   the stored quotient, M->accum the sum's type.  */
+bool nf_match_softmax (const nf_region *r, nf_value anchor, nf_match *m);
+
 /* The shortest dot product a call pays for: below it the loop's few
    serial adds beat the call and its setup.  */
 #define NF_DOT_MIN_N 32

@@ -204,13 +204,15 @@ main (void)
 	}
     }
   /* The output inside the matrix: the guard's fallback, the loop's
-     results (the loop's own order, with the rows it overwrites).  */
+     results (with the rows it overwrites; up to the sum's order, which
+     -ffast-math and contraction change).  */
   static float wc[4 * 8], wr[4 * 8];
   NF_LOOP_FILL (float, wc, 4 * 8, 6, 0);
   memcpy (wr, wc, sizeof wc);
   CHECK (!NF_FUSED (matmul (wc + 3 * 8 + 2, x, wc, 8, 4)));
   matmul_O0 (wr + 3 * 8 + 2, x, wr, 8, 4);
-  CHECK (memcmp (wc, wr, sizeof wc) == 0);
+  for (int i = 0; i < 4 * 8; i++)
+    nf_loop_near ("overlap", i, wc[i], wr[i], 1e-5L, fabsf (wr[i]) + 1);
   NF_DONE ();
 }
 
