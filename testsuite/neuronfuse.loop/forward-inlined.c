@@ -1,9 +1,10 @@
 /* Area: nf-loop, RMSNorm inlined into a forward pass (issue 15).
    Purpose: llama2.c's forward pass: a static rmsnorm called three times
    between residual adds, matmuls and a SiLU (GCC inlines it where it
-   pays).  Every call runs fused at every level, each result stays
-   within the contract, and the matmuls and the SiLU get no missed entry
-   (they are no near miss of a norm).  */
+   pays).  Every call of rmsnorm and of matmul runs fused at every level
+   (matmul is a Dot region of its own body, so each inlined copy is a
+   call), each result stays within the contract, and the SiLU gets no
+   missed entry (no near miss of anything).  */
 /* { dg-do run } */
 #include "nf-loop.h"
 
@@ -25,7 +26,7 @@ rmsnorm (float *o, float *x, float *weight, int size)
 static void
 matmul (float *xout, float *x, float *w, int n, int d)
 {
-  for (int i = 0; i < d; i++)
+  for (int i = 0; i < d; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f32" } */
     {
       float val = 0.0f;
       for (int j = 0; j < n; j++) val += w[i * n + j] * x[j];
@@ -123,8 +124,9 @@ main (void)
 
   unsigned long before = nf_loop_calls;
   forward (&st, DIM, HIDDEN);
-  /* Every copy of rmsnorm called the kernel.  */
-  CHECK (nf_loop_calls - before == (NF_PLUGIN ? 2 * LAYERS + 1 : 0));
+  /* Every copy of rmsnorm and of matmul called its kernel.  */
+  CHECK (nf_loop_calls - before
+	 == (NF_PLUGIN ? 2 * LAYERS + 1 + 3 * LAYERS : 0));
   /* The output is the normalised state: of the order of the gains.  The
      float matmuls' own error dominates (64 and 96 terms): relative 1e-4
      (a wrong pointer or a missing scale is off by far more).  */
@@ -134,5 +136,7 @@ main (void)
 }
 
 /* { dg-final { nf-report-regions RMSNorm 1 } } */
-/* { dg-final { nf-report-region RMSNorm rmsnorm 18 outlined } } */
+/* { dg-final { nf-report-regions Dot 1 } } */
+/* { dg-final { nf-report-region Dot matmul 29 outlined } } */
+/* { dg-final { nf-report-region RMSNorm rmsnorm 19 outlined } } */
 /* { dg-final { nf-report-missed-count 0 } } */

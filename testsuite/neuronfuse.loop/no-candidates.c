@@ -1,22 +1,11 @@
 /* Area: nf-loop, no candidates (issue 15).
-   Purpose: what an inference engine runs besides its norms is no near
-   miss of one: a matrix-vector product, a dot product, a residual add,
+   Purpose: what an inference engine runs besides its norms and matrix-
+   vector products is no near miss of either: a dot product, a residual add,
    a sum of squares returned as is, a mean squared error, SiLU and its
    sigmoid's 1 + expf (-x), and a softmax.  Nothing is fused and nothing
    is reported: one missed line per matmul or activation was noise.  */
 /* { dg-do run } */
 #include "nf-loop.h"
-
-__attribute__ ((noipa)) void
-matmul (float *xout, const float *x, const float *w, int n, int d)
-{
-  for (int i = 0; i < d; i++)
-    {
-      float val = 0.0f;
-      for (int j = 0; j < n; j++) val += w[i * n + j] * x[j];
-      xout[i] = val;
-    }
-}
 
 __attribute__ ((noipa)) float
 dot (const float *a, const float *b, int n)
@@ -75,7 +64,7 @@ softmax (float *x, int n)
 }
 
 #define N 64
-static float w[N * N], x[N], y[N], h[N];
+static float x[N], y[N], h[N];
 
 /* The checks in main compute references with loops of their own: not
    optimized, so the plugin leaves them alone.  */
@@ -84,17 +73,8 @@ static float w[N * N], x[N], y[N], h[N];
 int
 main (void)
 {
-  NF_LOOP_FILL (float, w, N * N, 1, 0);
   NF_LOOP_FILL (float, x, N, 2, 0);
   NF_LOOP_FILL (float, h, N, 3, 0);
-  matmul (y, x, w, N, N);
-  for (int i = 0; i < N; i++)
-    {
-      long double v = 0;
-      for (int j = 0; j < N; j++)
-	v += (long double) w[i * N + j] * x[j];
-      nf_loop_near ("matmul", i, y[i], v, 1e-4L, 4);
-    }
   long double d = 0, s = 0, e = 0;
   for (int i = 0; i < N; i++)
     {
