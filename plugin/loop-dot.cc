@@ -17,7 +17,8 @@
    of its outer loop, which has one exit, a computable trip count (the
    rows), and does nothing but the inner loop, the store of the row's
    sum and its induction variables: no other store or call, no value
-   carried from row to row or used after the nest; 3. the accesses as
+   carried from row to row or used after the nest, the inner loop and
+   the store on every row; 3. the accesses as
    scalar evolutions over the nest: the store advances by one element
    per row, one factor by a row step per row and one element per
    element (the matrix), the other only per element (the vector); 4.
@@ -465,6 +466,13 @@ nf_dot_nest_of (struct nf_lregion *g, nf_value anchor, struct nf_dot_nest *n,
   n->store = nf_dot_outer_body (n->outer, n->inner, why);
   if (!n->store)
     return false;
+  /* Every row runs the inner loop (from the block of the guard its
+     count includes) and stores: a conditional row is not the call's.  */
+  if (!dominated_by_p (CDI_DOMINATORS, n->outer->latch,
+		       gimple_bb (n->store))
+      || !dominated_by_p (CDI_DOMINATORS, n->outer->latch,
+			  g->loops[0].guard_bb))
+    return *why = "not every row is computed and stored", false;
   *store_converts = false;
   tree stored = nf_dot_strip (gimple_assign_rhs1 (n->store), store_converts);
   nf_value sv = TREE_CODE (stored) == SSA_NAME ? nf_lr_value (g, stored)

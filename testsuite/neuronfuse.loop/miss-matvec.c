@@ -2,7 +2,9 @@
    Purpose: loop nests one step from a matrix-vector product keep their
    loops, each with the guard that failed: a column-major matrix (the
    inner index strides by rows), a sum carried from row to row, a bias
-   the sum starts from, and two matrices read together (no vector); the
+   the sum starts from, two matrices read together (no vector), a row
+   stored only on a condition (and, with no remark, a row whose inner
+   loop runs only on one: what it stores is a merge of two values); the
    remark is at the inner loop, the row's sum.  Every result is the
    loop's own.  */
 /* { dg-do run } */
@@ -56,6 +58,34 @@ two_matrices (float *y, const float *a, const float *b, int d, int n)
     }
 }
 
+__attribute__ ((noipa)) void
+masked (float *y, const float *w, const float *x, const int *keep, int d,
+	int n)
+{
+  for (int i = 0; i < d; i++)
+    {
+      float s = 0.0f;
+      for (int j = 0; j < n; j++) /* { dg-missed "Dot: not rewritten: not every row is computed and stored" } */
+	s += w[i * n + j] * x[j];
+      if (keep[i])
+	y[i] = s;
+    }
+}
+
+__attribute__ ((noipa)) void
+skipped (float *y, const float *w, const float *x, const int *keep, int d,
+	 int n)
+{
+  for (int i = 0; i < d; i++)
+    {
+      float s = 0.0f;
+      if (keep[i])
+	for (int j = 0; j < n; j++) /* No remark: the stored sum is a merge.  */
+	  s += w[i * n + j] * x[j];
+      y[i] = s;
+    }
+}
+
 #define D 5
 #define N 33
 static float w[D * N], x[N], b[D], y[D], r[D];
@@ -76,6 +106,24 @@ main (void)
 	s += w[j * D + i] * x[j];
       nf_loop_near ("colmajor", i, y[i], s, 1e-5L, fabsf (s) + 1);
     }
+  static const int keep[D] = { 1, 0, 1, 0, 0 };
+  for (int i = 0; i < D; i++)
+    y[i] = r[i] = -1;
+  CHECK (!NF_FUSED (masked (y, w, x, keep, D, N)));
+  CHECK (!NF_FUSED (skipped (r, w, x, keep, D, N)));
+  for (int i = 0; i < D; i++)
+    {
+      float s = 0.0f;
+      for (int j = 0; j < N; j++)
+	s += w[i * N + j] * x[j];
+      if (keep[i])
+	{
+	  nf_loop_near ("masked", i, y[i], s, 1e-5L, fabsf (s) + 1);
+	  nf_loop_near ("skipped", i, r[i], s, 1e-5L, fabsf (s) + 1);
+	}
+      else
+	CHECK (y[i] == -1 && r[i] == 0);
+    }
   CHECK (!NF_FUSED (carried (y, w, x, D, N)));
   CHECK (!NF_FUSED (bias (r, w, x, b, D, N)));
   CHECK (!NF_FUSED (two_matrices (r, w, w, D, N)));
@@ -93,3 +141,4 @@ main (void)
 /* { dg-final { nf-report-missed Dot "not contiguous" } } */
 /* { dg-final { nf-report-missed Dot "does not start from 0" } } */
 /* { dg-final { nf-report-missed Dot "both factors advance with the row" } } */
+/* { dg-final { nf-report-missed Dot "not every row is computed and stored" } } */
