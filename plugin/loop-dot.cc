@@ -107,10 +107,11 @@ nf_dot_rows (class loop *outer, const char **why)
   return *why = NF_WHY_LOOP_SHAPE, NULL_TREE;
 }
 
-/* Step 2: OUTER does nothing but INNER, one store and its induction
-   variables.  Returns the store, or NULL with *WHY set.  */
+/* Step 2: OUTER does nothing but its inner loop (which has no call and
+   no store), one store and its induction variables.  Returns the store,
+   or NULL with *WHY set.  */
 static gimple *
-nf_dot_outer_body (class loop *outer, class loop *inner, const char **why)
+nf_dot_outer_body (class loop *outer, const char **why)
 {
   gimple *store = NULL;
   basic_block *bbs = get_loop_body (outer);
@@ -118,7 +119,22 @@ nf_dot_outer_body (class loop *outer, class loop *inner, const char **why)
   for (unsigned i = 0; i < outer->num_nodes && !*why; i++)
     {
       if (bbs[i]->loop_father != outer)
-	continue; /* The inner loop's, which its region checked.  */
+	{
+	  /* The inner loop's: its region holds the sum; anything else
+	     with an effect is more than the call does.  */
+	  for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]);
+	       !gsi_end_p (gsi) && !*why; gsi_next (&gsi))
+	    {
+	      gimple *s = gsi_stmt (gsi);
+	      if (is_gimple_call (s))
+		*why = NF_WHY_CALL;
+	      else if (gimple_has_volatile_ops (s))
+		*why = NF_WHY_VOLATILE;
+	      else if (gimple_vdef (s))
+		*why = NF_WHY_OTHER_STORE;
+	    }
+	  continue;
+	}
       for (gphi_iterator pi = gsi_start_phis (bbs[i]); !gsi_end_p (pi);
 	   gsi_next (&pi))
 	{
@@ -152,7 +168,6 @@ nf_dot_outer_body (class loop *outer, class loop *inner, const char **why)
   free (bbs);
   if (!*why && !store)
     *why = "the row sums are not only stored";
-  (void) inner;
   return *why ? NULL : store;
 }
 
@@ -463,7 +478,7 @@ nf_dot_nest_of (struct nf_lregion *g, nf_value anchor, struct nf_dot_nest *n,
   while (nf_op (g->r, *p) == NF_OP_CONVERT)
     *p = nf_op_operand (g->r, *p, 0);
   /* Step 2.  */
-  n->store = nf_dot_outer_body (n->outer, n->inner, why);
+  n->store = nf_dot_outer_body (n->outer, why);
   if (!n->store)
     return false;
   /* Every row runs the inner loop (from the block of the guard its
