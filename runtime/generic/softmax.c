@@ -1,0 +1,223 @@
+/* generic/softmax.c: nf_softmax_f32/f64_generic, y[i] = exp (x[i] - max)
+   / sum_k exp (x[k] - max), the portable kernels (the variant dispatch.c
+   picks where no vector one runs) and the design every instruction set
+   follows (x86/softmax-avx512.c, x86/softmax-avx2.c).
+
+   The loop it replaces (llama2.c's softmax, in place):
+     float m = x[0];
+     for (i = 1; i < n; i++) if (x[i] > m) m = x[i];
+     float s = 0;
+     for (i = 0; i < n; i++) { x[i] = expf (x[i] - m); s += x[i]; }
+     for (i = 0; i < n; i++) x[i] /= s;
+   and its variants (m seeded with -INFINITY or -FLT_MAX, fmaxf, y[i] =
+   ... out of place).  Example: x = {1, 2, 3} gives y = {0.09003057,
+   0.24472847, 0.66524096}.
+
+   Steps (three passes over x; y == x works because the third pass reads
+   x[i] before it writes y[i], and the first two write nothing):
+   1. m = max x[i] (the first element seeds it; the compare is the
+      loop's, x[i] > m).
+   2. d = x[i] - m, exactly for f32 (in double: see below), as a
+      double-double dh + dl for f64 (Knuth's TwoSum); e = exp (d) by our
+      own exp (no libm call): d = (16 k + j) ln2/16 + r, |r| <= ln2/32,
+      exp (d) = 2^k T_j (1 + r + r^2 q(r)), T_j = 2^(j/16) from a table
+      of 16 (softmax-consts.h; f64: T_j as a double plus its relative
+      rest), q of degree 4 (f32) or 6 (f64).  d is clamped below at -120
+      (f32) or -800 (f64): there exp (d) / sum, sum >= 1, rounds to +0
+      all the same.  The sum of the e in double (f32) or long double
+      with compensation (f64; the vector kernels: double-double).
+   3. y[i] = e_i / sum, with e_i computed again (the same bits as in
+      step 2), rounded once to the type: f32 e_i * (1 / sum) in double,
+      then to float; f64 the long double quotient rounded to double (the
+      vector kernels: q = e * inv corrected by its residual with FMAs).
+      The AVX-512 f32 kernel keeps the e_i of rows up to 2048 elements
+      in a buffer on the stack instead of computing them twice.
+
+   Error analysis, f32: x[i] - m is exact in double whenever it matters:
+   both are floats, and if |d| <= 120 they differ by less than 2^7, so
+   either they have the same sign and exponents close enough for the
+   difference to fit 53 bits, or both are below 2^7 in magnitude with
+   ulps above 2^-149: a span of at most 156 bits, where the rounding of
+   d costs at most |d| 2^-53 <= 2^-46 relative in exp (d).  exp's error:
+   r's (m times ln2/16's rounding, or its two parts without FMA: below
+   2^-47 relative for |d| <= 120), q's times r^2 (2^-55.0), T_j's
+   rounding (2^-53) and four roundings (2^-51), below 2^-45 relative in
+   all.  The sum of n positive terms errs by at most (n - 1) 2^-53
+   relative; 1 / sum and the product add 2^-52.  So the double quotient
+   is within 2^-44.5 + n 2^-53 relative of the exact softmax, and y,
+   rounded once from it, within 0.5 ulp + 2^-20 ulp + n 2^-29 ulp: at
+   most 1 ulp for n <= 2^28 (subnormal results: 0.5 ulp of 2^-149 plus
+   far less).  Storing exp as a float and dividing later, as the loop
+   does, rounds twice (up to about 1.5 ulp; the loop's expf and its
+   float sum add more: up to n 2^-24 relative).
+   f64 (generic): d = dh + dl exactly (TwoSum; when dh overflows or is
+   below -800, d is clamped and dl dropped); r, q's evaluation and 2^k
+   T_j (1 + p) in long double (64 bits; the table's rest makes T_j good
+   to 2^-106), exp within about 2^-61 relative; the sum with Neumaier's
+   compensation; the long double quotient rounded to double: within
+   0.5 ulp + 2^-9 ulp.  The AVX-512 and AVX2 kernels: within 0.5 ulp +
+   2^-4 ulp (x86/softmax-avx512.c).
+
+   NaN and infinities: the loop's results, in every seeding of m.
+   * A NaN anywhere (n >= 1): every y[i] is NaN.  The loop's compare
+     skips a NaN (or, as x[0], keeps m NaN), but that element's x[i] - m
+     is NaN, so is its exp and the sum, and every quotient.
+   * +Inf anywhere (no NaN): m = +Inf, the +Inf elements' Inf - Inf is
+     NaN: every y[i] is NaN.
+   * -Inf elements, not all: exp (-Inf - m) = +0, so y[i] = +0 there and
+     the rest is the softmax of the finite elements (masked attention).
+   * All -Inf: m = -Inf, -Inf - -Inf = NaN: every y[i] is NaN.  Seeded
+     with -FLT_MAX the loop keeps m = -FLT_MAX, all exps are 0 and 0/0
+     is NaN: the same.  -INFINITY seeds give m = -Inf as x[0] does.
+   The seeds -INFINITY, -FLT_MAX and x[0] (and fmaxf) thus give the same
+   y for every input: m differs only when every element is -Inf (m =
+   -FLT_MAX instead of -Inf: all NaN either way), when some are NaN
+   (all NaN either way), and in the sign of a zero m (x - (+0) and x -
+   (-0) are equal but for x = -0, where exp gives 1 both times).  n ==
+   0 reads and writes nothing (the x[0]-seeded loop would read x[0]).
+   The NaN's payload and sign are not specified.  No result is +-Inf;
+   +0 where exp (d) / sum rounds to 0.
+
+   Exceptions: errno is never set (no libm call).  Computed with the FP
+   exceptions masked, as every kernel here: INVALID is raised where the
+   loop raises it (a NaN, an infinity minus itself); the flags of
+   inexact and underflow may differ (the clamp makes a tiny exp instead
+   of 0, where the loop's d may instead overflow to -Inf).  No trap the
+   loop would not take, if traps are enabled, except those flags.
+
+   Limitations: round-to-nearest is assumed.  Do not build with
+   -ffast-math or -fassociative-math (TwoSum and the compensated sums
+   need the written order) nor with contraction (-ffp-contract=off, as
+   the runtime is built).  Rows are read three times (twice from cache
+   for rows that fit it).
+
+   SPDX-License-Identifier: MIT
+   Copyright (c) 2026 The neuronfuse developers.  */
+
+#include "../kernels.h"
+#include "../softmax-consts.h"
+
+#include <string.h>
+
+/* exp (D) for D <= 0 clamped to [-120, 0] (or NaN, which gives NaN),
+   within 2^-45 relative, without FMA: r = d - m ln2/16 in two parts
+   (m * LN2_16_HI exact, d - m * LN2_16_HI exact: both multiples of
+   2^-58 or m = 0, the difference below ln2/32 + 2^-40).  */
+static inline double
+exp_f32_generic (double d)
+{
+  double z = d * INV_LN2_16 + NF_SM_SHIFT;
+  double md = z - NF_SM_SHIFT;
+  uint64_t zi, sb;
+  memcpy (&zi, &z, sizeof zi);
+  sb = (zi << 48) + nf_sm_tab[zi & 15];
+  double s;
+  memcpy (&s, &sb, sizeof s);
+  double r = (d - md * LN2_16_HI) - md * LN2_16_LO;
+  double q = Q16_C0 + r * (Q16_C1 + r * (Q16_C2 + r * (Q16_C3 + r * Q16_C4)));
+  double p = r + (r * r) * q;
+  return s + s * p;
+}
+
+/* D = X - M for an element: clamped below at -120 (NaN stays NaN: the
+   compare is false).  */
+static inline double
+d_f32 (float x, double m)
+{
+  double d = (double) x - m;
+  return d < -120.0 ? -120.0 : d;
+}
+
+void
+nf_softmax_f32_generic (float *y, const float *x, size_t n)
+{
+  if (n == 0)
+    return;
+  float mf = x[0];
+  for (size_t i = 1; i < n; i++)
+    if (x[i] > mf)
+      mf = x[i];
+  double m = mf, sum = 0;
+  for (size_t i = 0; i < n; i++)
+    sum += exp_f32_generic (d_f32 (x[i], m));
+  double inv = 1.0 / sum;
+  for (size_t i = 0; i < n; i++)
+    y[i] = (float) (exp_f32_generic (d_f32 (x[i], m)) * inv);
+}
+
+/* 2^-512 and 2^512: the f64 scale is built from double bits with 512
+   added to the exponent, so that 2^k stays normal down to k = -1154
+   (d = -800), and taken out again in long double, exactly.  */
+#define TWO_M512 0x1p-512L
+
+/* exp (DH + DL) in long double, within about 2^-61 relative, for DH in
+   [-800, 0] (or NaN) and |DL| <= ulp (DH) / 2.  */
+static inline long double
+exp_f64_generic (double dh, double dl)
+{
+  double z = dh * INV_LN2_16 + NF_SM_SHIFT;
+  long double md = (long double) (z - NF_SM_SHIFT);
+  uint64_t zi, sb;
+  memcpy (&zi, &z, sizeof zi);
+  sb = (zi << 48) + nf_sm_tab[zi & 15] + ((uint64_t) 512 << 52);
+  double sd;
+  memcpy (&sd, &sb, sizeof sd);
+  long double s = (long double) sd * TWO_M512;
+  s += s * nf_sm_tab_lo[zi & 15];
+  long double r = ((long double) dh - md * LN2_16_HI) - md * LN2_16_LO;
+  r += dl;
+  long double q
+    = Q16D_C0
+      + r
+	  * (Q16D_C1
+	     + r
+		 * (Q16D_C2
+		    + r * (Q16D_C3 + r * (Q16D_C4 + r * (Q16D_C5 + r * Q16D_C6)))));
+  long double p = r + (r * r) * q;
+  return s + s * p;
+}
+
+/* X - M as DH + DL exactly (Knuth's TwoSum), clamped: below -800, or
+   -Inf (x = -Inf, or an overflow of x - m), DH = -800 and DL = 0; NaN
+   stays NaN.  */
+static inline void
+d_f64 (double x, double m, double *dh, double *dl)
+{
+  double s = x - m;
+  double bv = s - x;
+  double e = (x - (s - bv)) + (-m - bv);
+  if (s < -800.0)
+    s = -800.0, e = 0;
+  *dh = s;
+  *dl = e;
+}
+
+void
+nf_softmax_f64_generic (double *y, const double *x, size_t n)
+{
+  if (n == 0)
+    return;
+  double m = x[0];
+  for (size_t i = 1; i < n; i++)
+    if (x[i] > m)
+      m = x[i];
+  /* Neumaier's sum: the terms are positive, so the larger of the sum
+     and the term is known without a branch on signs.  */
+  long double s = 0, c = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      double dh, dl;
+      d_f64 (x[i], m, &dh, &dl);
+      long double e = exp_f64_generic (dh, dl);
+      long double t = s + e;
+      c += s >= e ? (s - t) + e : (e - t) + s;
+      s = t;
+    }
+  s += c;
+  for (size_t i = 0; i < n; i++)
+    {
+      double dh, dl;
+      d_f64 (x[i], m, &dh, &dl);
+      y[i] = (double) (exp_f64_generic (dh, dl) / s);
+    }
+}
