@@ -49,42 +49,30 @@
 /* The table: the bits of T_j (minus j << 48), 16
    entries, then the relative rests of T_j, 16 doubles.  Aligned for the
    AVX-512 vpermt2pd that looks up 16 entries in two zmm.  */
-static const uint64_t nf_sm_tab[16] __attribute__ ((aligned (64))) = {
-  0x3ff0000000000000u,
-  0x3fefb5586cf9890fu,
-  0x3fef72b83c7d517bu,
-  0x3fef387a6e756238u,
-  0x3fef06fe0a31b715u,
-  0x3feedea64c123422u,
-  0x3feebfdad5362a27u,
-  0x3feeab07dd485429u,
-  0x3feea09e667f3bcdu,
-  0x3feea11473eb0187u,
-  0x3feeace5422aa0dbu,
-  0x3feec49182a3f090u,
-  0x3feee89f995ad3adu,
-  0x3fef199bdd85529cu,
-  0x3fef5818dcfba487u,
-  0x3fefa4afa2a490dau
-};
+static const uint64_t nf_sm_tab[16] __attribute__ ((aligned (64)))
+= { 0x3ff0000000000000u, 0x3fefb5586cf9890fu, 0x3fef72b83c7d517bu,
+    0x3fef387a6e756238u, 0x3fef06fe0a31b715u, 0x3feedea64c123422u,
+    0x3feebfdad5362a27u, 0x3feeab07dd485429u, 0x3feea09e667f3bcdu,
+    0x3feea11473eb0187u, 0x3feeace5422aa0dbu, 0x3feec49182a3f090u,
+    0x3feee89f995ad3adu, 0x3fef199bdd85529cu, 0x3fef5818dcfba487u,
+    0x3fefa4afa2a490dau };
 
-static const double nf_sm_tab_lo[16] __attribute__ ((aligned (64))) = {
-  0x0.0p+0,
-  0x1.79aa65d837b6dp-54,
-  -0x1.01b15eaa59348p-55,
-  0x1.68efde3a8a894p-54,
-  0x1.34d754db0abb6p-55,
-  0x1.59f48a72a4c6dp-55,
-  0x1.690cebb7aafb0p-56,
-  0x1.063e1e21c5409p-54,
-  -0x1.3b3efbf5e2228p-54,
-  -0x1.b32dcb94da51dp-56,
-  0x1.db72fc1f0eab4p-55,
-  0x1.1affc2b91ce27p-56,
-  0x1.c1a7792cb3387p-55,
-  0x1.36eae30af0cb3p-56,
-  0x1.4a385a63d07a7p-56,
-  -0x1.ff7128fd391f0p-55
-};
+static const double nf_sm_tab_lo[16] __attribute__ ((aligned (64)))
+= { 0x0.0p+0,
+    0x1.79aa65d837b6dp-54,
+    -0x1.01b15eaa59348p-55,
+    0x1.68efde3a8a894p-54,
+    0x1.34d754db0abb6p-55,
+    0x1.59f48a72a4c6dp-55,
+    0x1.690cebb7aafb0p-56,
+    0x1.063e1e21c5409p-54,
+    -0x1.3b3efbf5e2228p-54,
+    -0x1.b32dcb94da51dp-56,
+    0x1.db72fc1f0eab4p-55,
+    0x1.1affc2b91ce27p-56,
+    0x1.c1a7792cb3387p-55,
+    0x1.36eae30af0cb3p-56,
+    0x1.4a385a63d07a7p-56,
+    -0x1.ff7128fd391f0p-55 };
 
 #endif /* NF_SOFTMAX_CONSTS_H */

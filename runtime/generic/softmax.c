@@ -172,7 +172,9 @@ exp_f64_generic (double dh, double dl)
 	  * (Q16D_C1
 	     + r
 		 * (Q16D_C2
-		    + r * (Q16D_C3 + r * (Q16D_C4 + r * (Q16D_C5 + r * Q16D_C6)))));
+		    + r
+			* (Q16D_C3
+			   + r * (Q16D_C4 + r * (Q16D_C5 + r * Q16D_C6)))));
   long double p = r + (r * r) * q;
   return s + s * p;
 }

@@ -53,7 +53,8 @@ scale_2k (__m256d z, int64_t scale, __m256d *tl)
   if (tl)
     *tl = _mm256_i64gather_pd (nf_sm_tab_lo, j, 8);
   __m256i b = _mm256_add_epi64 (_mm256_slli_epi64 (zi, 48), tj);
-  return _mm256_castsi256_pd (_mm256_add_epi64 (b, _mm256_set1_epi64x (scale << 52)));
+  return _mm256_castsi256_pd (
+    _mm256_add_epi64 (b, _mm256_set1_epi64x (scale << 52)));
 }
 
 /* exp (D) of a clamped D in [-120, 0] (or NaN) within 2^-45 relative.  */
@@ -113,7 +114,8 @@ static inline __m256
 load_tail (const float *x, size_t r, __m256 vmf)
 {
   __m256i k = _mm256_loadu_si256 ((const __m256i *) (mask32 + 8 - r));
-  return _mm256_blendv_ps (vmf, _mm256_maskload_ps (x, k), _mm256_castsi256_ps (k));
+  return _mm256_blendv_ps (vmf, _mm256_maskload_ps (x, k),
+			   _mm256_castsi256_ps (k));
 }
 
 void
@@ -142,8 +144,8 @@ nf_softmax_f32_avx2 (float *y, const float *x, size_t n)
       size_t r = n - i;
       __m256d lo, hi;
       exp8 (load_tail (x + i, r, vmf), m, &lo, &hi);
-      __m256d klo = _mm256_castsi256_pd (_mm256_loadu_si256 (
-	(const __m256i *) (mask64 + 4 - (r < 4 ? r : 4))));
+      __m256d klo = _mm256_castsi256_pd (
+	_mm256_loadu_si256 ((const __m256i *) (mask64 + 4 - (r < 4 ? r : 4))));
       __m256d khi = _mm256_castsi256_pd (_mm256_loadu_si256 (
 	(const __m256i *) (mask64 + 4 - (r > 4 ? r - 4 : 0))));
       s0 = _mm256_add_pd (s0, _mm256_and_pd (lo, klo));
@@ -152,8 +154,10 @@ nf_softmax_f32_avx2 (float *y, const float *x, size_t n)
 	_mm256_store_pd (buf + i, lo), _mm256_store_pd (buf + i + 4, hi);
     }
   __m256d s = _mm256_add_pd (s0, s1);
-  __m128d s2 = _mm_add_pd (_mm256_castpd256_pd128 (s), _mm256_extractf128_pd (s, 1));
-  __m256d inv = C (1.0 / _mm_cvtsd_f64 (_mm_add_sd (s2, _mm_unpackhi_pd (s2, s2))));
+  __m128d s2
+    = _mm_add_pd (_mm256_castpd256_pd128 (s), _mm256_extractf128_pd (s, 1));
+  __m256d inv
+    = C (1.0 / _mm_cvtsd_f64 (_mm_add_sd (s2, _mm_unpackhi_pd (s2, s2))));
   for (i = 0; i < n; i += 8)
     {
       __m256d lo, hi;
@@ -169,9 +173,8 @@ nf_softmax_f32_avx2 (float *y, const float *x, size_t n)
       if (r >= 8)
 	_mm256_storeu_ps (y + i, v);
       else
-	_mm256_maskstore_ps (y + i,
-			     _mm256_loadu_si256 ((const __m256i *) (mask32 + 8 - r)),
-			     v);
+	_mm256_maskstore_ps (
+	  y + i, _mm256_loadu_si256 ((const __m256i *) (mask32 + 8 - r)), v);
     }
 }
 
@@ -214,12 +217,14 @@ exp4 (const double *x, size_t r, __m256d m, __m256d *eh, __m256d *el)
   else
     {
       __m256i k = _mm256_loadu_si256 ((const __m256i *) (mask64 + 4 - r));
-      v = _mm256_blendv_pd (m, _mm256_maskload_pd (x, k), _mm256_castsi256_pd (k));
+      v = _mm256_blendv_pd (m, _mm256_maskload_pd (x, k),
+			    _mm256_castsi256_pd (k));
     }
   __m256d s = _mm256_sub_pd (v, m);
   __m256d bv = _mm256_sub_pd (s, v);
-  __m256d e = _mm256_add_pd (_mm256_sub_pd (v, _mm256_sub_pd (s, bv)),
-			     _mm256_sub_pd (_mm256_setzero_pd (), _mm256_add_pd (m, bv)));
+  __m256d e = _mm256_add_pd (
+    _mm256_sub_pd (v, _mm256_sub_pd (s, bv)),
+    _mm256_sub_pd (_mm256_setzero_pd (), _mm256_add_pd (m, bv)));
   __m256d low = _mm256_cmp_pd (s, C (-800.0), _CMP_LT_OQ);
   __m256d dh = _mm256_blendv_pd (s, C (-800.0), low);
   __m256d dl = _mm256_andnot_pd (low, e);
@@ -293,8 +298,7 @@ nf_softmax_f64_avx2 (double *y, const double *x, size_t n)
       if (r >= 4)
 	_mm256_storeu_pd (y + i, v);
       else
-	_mm256_maskstore_pd (y + i,
-			     _mm256_loadu_si256 ((const __m256i *) (mask64 + 4 - r)),
-			     v);
+	_mm256_maskstore_pd (
+	  y + i, _mm256_loadu_si256 ((const __m256i *) (mask64 + 4 - r)), v);
     }
 }

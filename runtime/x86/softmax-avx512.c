@@ -65,10 +65,13 @@ static inline __attribute__ ((always_inline)) __m512d
 scale_2k (__m512d z, int64_t scale)
 {
   __m512i zi = _mm512_castpd_si512 (z);
-  __m512d tj = _mm512_permutex2var_pd (_mm512_load_pd ((const double *) nf_sm_tab),
-				       zi, _mm512_load_pd ((const double *) nf_sm_tab + 8));
-  __m512i b = _mm512_add_epi64 (_mm512_slli_epi64 (zi, 48), _mm512_castpd_si512 (tj));
-  return _mm512_castsi512_pd (_mm512_add_epi64 (b, _mm512_set1_epi64 (scale << 52)));
+  __m512d tj
+    = _mm512_permutex2var_pd (_mm512_load_pd ((const double *) nf_sm_tab), zi,
+			      _mm512_load_pd ((const double *) nf_sm_tab + 8));
+  __m512i b
+    = _mm512_add_epi64 (_mm512_slli_epi64 (zi, 48), _mm512_castpd_si512 (tj));
+  return _mm512_castsi512_pd (
+    _mm512_add_epi64 (b, _mm512_set1_epi64 (scale << 52)));
 }
 
 /* exp (D) of a clamped D in [-120, 0] (or NaN) within 2^-45 relative.  */
@@ -94,7 +97,8 @@ static inline __attribute__ ((always_inline)) void
 exp16 (__m512 v, __m512d m, __m512d *lo, __m512d *hi)
 {
   __m512d a = _mm512_sub_pd (_mm512_cvtps_pd (_mm512_castps512_ps256 (v)), m);
-  __m512d b = _mm512_sub_pd (_mm512_cvtps_pd (_mm512_extractf32x8_ps (v, 1)), m);
+  __m512d b
+    = _mm512_sub_pd (_mm512_cvtps_pd (_mm512_extractf32x8_ps (v, 1)), m);
   *lo = exp_f32core (_mm512_max_pd (C (-120.0), a));
   *hi = exp_f32core (_mm512_max_pd (C (-120.0), b));
 }
@@ -165,7 +169,8 @@ nf_softmax_f32_avx512 (float *y, const float *x, size_t n)
 	  _mm512_store_pd (buf + i + 8, hi);
 	}
     }
-  __m512d inv = _mm512_set1_pd (1.0 / _mm512_reduce_add_pd (_mm512_add_pd (s0, s1)));
+  __m512d inv
+    = _mm512_set1_pd (1.0 / _mm512_reduce_add_pd (_mm512_add_pd (s0, s1)));
   for (i = 0; i + 16 <= n; i += 16)
     {
       __m512d lo, hi;
@@ -175,7 +180,8 @@ nf_softmax_f32_avx512 (float *y, const float *x, size_t n)
 	exp16 (_mm512_loadu_ps (x + i), m, &lo, &hi);
       __m256 a = _mm512_cvtpd_ps (_mm512_mul_pd (lo, inv));
       __m256 b = _mm512_cvtpd_ps (_mm512_mul_pd (hi, inv));
-      _mm512_storeu_ps (y + i, _mm512_insertf32x8 (_mm512_castps256_ps512 (a), b, 1));
+      _mm512_storeu_ps (y + i,
+			_mm512_insertf32x8 (_mm512_castps256_ps512 (a), b, 1));
     }
   if (i < n)
     {
@@ -187,7 +193,8 @@ nf_softmax_f32_avx512 (float *y, const float *x, size_t n)
 	exp16 (_mm512_mask_loadu_ps (vmf, k, x + i), m, &lo, &hi);
       __m256 a = _mm512_cvtpd_ps (_mm512_mul_pd (lo, inv));
       __m256 b = _mm512_cvtpd_ps (_mm512_mul_pd (hi, inv));
-      _mm512_mask_storeu_ps (y + i, k, _mm512_insertf32x8 (_mm512_castps256_ps512 (a), b, 1));
+      _mm512_mask_storeu_ps (
+	y + i, k, _mm512_insertf32x8 (_mm512_castps256_ps512 (a), b, 1));
     }
 }
 
@@ -228,8 +235,9 @@ d_f64 (__m512d x, __m512d m, __m512d *dh, __m512d *dl)
 {
   __m512d s = _mm512_sub_pd (x, m);
   __m512d bv = _mm512_sub_pd (s, x);
-  __m512d e = _mm512_add_pd (_mm512_sub_pd (x, _mm512_sub_pd (s, bv)),
-			     _mm512_sub_pd (_mm512_setzero_pd (), _mm512_add_pd (m, bv)));
+  __m512d e = _mm512_add_pd (
+    _mm512_sub_pd (x, _mm512_sub_pd (s, bv)),
+    _mm512_sub_pd (_mm512_setzero_pd (), _mm512_add_pd (m, bv)));
   __mmask8 low = _mm512_cmp_pd_mask (s, C (-800.0), _CMP_LT_OQ);
   *dh = _mm512_mask_mov_pd (s, low, C (-800.0));
   *dl = _mm512_mask_mov_pd (e, low, _mm512_setzero_pd ());

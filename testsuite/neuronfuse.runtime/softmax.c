@@ -161,8 +161,8 @@ random_rows (size_t n, double spread)
   check_f64 (n, "random");
 }
 
-static const size_t sizes[] = { 100, 255, 256, 1000, 1024, 2047, 2048, 2049,
-				4096, 32000 };
+static const size_t sizes[]
+  = { 100, 255, 256, 1000, 1024, 2047, 2048, 2049, 4096, 32000 };
 static const double spreads[] = { 1, 10, 60, 210, 400 };
 
 /* A special row: the kernel against the loop in every seeding.  The
@@ -230,8 +230,9 @@ check_special_f64 (const double *x, size_t n, const char *what)
   for (size_t i = 0; i < n; i++)
     {
       int ok = isnan (yl[i]) ? isnan (yd[i])
-	       : yl[i] == 0  ? memcmp (&yd[i], &(double){ 0.0 }, sizeof (double)) == 0
-			     : yd[i] > 0 && yd[i] <= 1;
+	       : yl[i] == 0
+		 ? memcmp (&yd[i], &(double){ 0.0 }, sizeof (double)) == 0
+		 : yd[i] > 0 && yd[i] <= 1;
       if (!ok)
 	fprintf (stderr, "special f64 %s i=%zu x=%a: kernel %a, loop %a\n",
 		 what, i, x[i], yd[i], yl[i]);
@@ -262,9 +263,9 @@ specials (void)
   SPECIAL (INFINITY, INFINITY);
   SPECIAL (-INFINITY, 1, INFINITY);
   SPECIAL (-INFINITY, 1, -INFINITY, 2, -INFINITY);
-  SPECIAL (1, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY,
+  SPECIAL (1, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY,
 	   -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY,
-	   -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, 0.5);
+	   -INFINITY, -INFINITY, -INFINITY, -INFINITY, 0.5);
   SPECIAL (-INFINITY);
   SPECIAL (-INFINITY, -INFINITY, -INFINITY);
   SPECIAL (-INFINITY, -FLT_MAX, -INFINITY);
@@ -276,8 +277,8 @@ specials (void)
   SPECIAL (-0.0, 0.0, -0.0);
   SPECIAL (0x1p-149, -0x1p-149, 0);
   /* A row longer than a vector with a NaN and a -Inf in the tail.  */
-  SPECIAL (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-	   19, 20, 21, 22, 23, -INFINITY, NAN);
+  SPECIAL (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+	   20, 21, 22, 23, -INFINITY, NAN);
 }
 
 int
