@@ -30,8 +30,11 @@
       step 2), rounded once to the type: f32 e_i * (1 / sum) in double,
       then to float; f64 the long double quotient rounded to double (the
       vector kernels: q = e * inv corrected by its residual with FMAs).
-      The AVX-512 f32 kernel keeps the e_i of rows up to 2048 elements
-      in a buffer on the stack instead of computing them twice.
+      The f32 kernels keep the e_i of rows up to 2048 elements in a
+      buffer on the stack (16 KiB) instead of computing them twice
+      (AVX-512 at n = 1024: 0.45 against 0.75 ns per element).  Longer
+      rows compute them again: keeping doubles would need a buffer of
+      8n bytes, and y (4n bytes) cannot hold them.
 
    Error analysis, f32: x[i] - m is exact in double whenever it matters:
    both are floats, and if |d| <= 120 they differ by less than 2^7, so
@@ -99,33 +102,113 @@
 
 #include <string.h>
 
-/* exp (D) for D <= 0 clamped to [-120, 0] (or NaN, which gives NaN),
-   within 2^-45 relative, without FMA: r = d - m ln2/16 in two parts
-   (m * LN2_16_HI exact, d - m * LN2_16_HI exact: both multiples of
-   2^-58 or m = 0, the difference below ln2/32 + 2^-40).  */
-static inline double
-exp_f32_generic (double d)
+/* Blocks of GB elements: each step of exp is a loop over a block, so
+   that GCC vectorizes the arithmetic ones (SSE2: 2 doubles) and only
+   the table lookup stays scalar; measured 2.4 times the speed of one
+   scalar exp per element.  Rows up to BUF elements keep their exps for
+   the third pass instead of computing them again.  */
+#define GB 64
+#define BUF 2048
+
+/* For the loops GCC should vectorize: without -ftrapping-math it
+   if-converts the compares (the clamp, the max) into selects; the FP
+   exceptions are masked, and the results are the same.  */
+#define NF_VEC                                                                 \
+  __attribute__ ((optimize ("no-trapping-math", "fp-contract=off")))
+
+/* E[i] = exp (X[i] - M) for the GB floats at X, each clamped to [-120,
+   0] (NaN stays NaN), within 2^-45 relative, without FMA: r = d - m
+   ln2/16 in two parts (m * LN2_16_HI exact, d - m * LN2_16_HI exact:
+   both multiples of 2^-58 or m = 0, the difference below ln2/32 +
+   2^-40).  */
+static NF_VEC void
+exp_block_f32 (double *restrict e, const float *restrict x, double m)
 {
-  double z = d * INV_LN2_16 + NF_SM_SHIFT;
-  double md = z - NF_SM_SHIFT;
-  uint64_t zi, sb;
-  memcpy (&zi, &z, sizeof zi);
-  sb = (zi << 48) + nf_sm_tab[zi & 15];
-  double s;
-  memcpy (&s, &sb, sizeof s);
-  double r = (d - md * LN2_16_HI) - md * LN2_16_LO;
-  double q = Q16_C0 + r * (Q16_C1 + r * (Q16_C2 + r * (Q16_C3 + r * Q16_C4)));
-  double p = r + (r * r) * q;
-  return s + s * p;
+  double r[GB], s[GB];
+  uint64_t zb[GB];
+  for (int i = 0; i < GB; i++)
+    {
+      double d = (double) x[i] - m;
+      d = d < -120.0 ? -120.0 : d;
+      double z = d * INV_LN2_16 + NF_SM_SHIFT;
+      double md = z - NF_SM_SHIFT;
+      r[i] = (d - md * LN2_16_HI) - md * LN2_16_LO;
+      memcpy (&zb[i], &z, sizeof z);
+    }
+  for (int i = 0; i < GB; i++)
+    {
+      uint64_t b = (zb[i] << 48) + nf_sm_tab[zb[i] & 15];
+      memcpy (&s[i], &b, sizeof b);
+    }
+  for (int i = 0; i < GB; i++)
+    {
+      double t = r[i];
+      double q
+	= Q16_C0 + t * (Q16_C1 + t * (Q16_C2 + t * (Q16_C3 + t * Q16_C4)));
+      double p = t + (t * t) * q;
+      e[i] = s[i] + s[i] * p;
+    }
 }
 
-/* D = X - M for an element: clamped below at -120 (NaN stays NaN: the
-   compare is false).  */
-static inline double
-d_f32 (float x, double m)
+/* The exps of the block of X at I (the elements past N padded with the
+   max: d = 0, e = 1) into E; returns how many are in the row.  */
+static size_t
+exps_f32 (double *e, const float *x, size_t i, size_t n, float mf)
 {
-  double d = (double) x - m;
-  return d < -120.0 ? -120.0 : d;
+  size_t k = n - i < GB ? n - i : GB;
+  if (k == GB)
+    exp_block_f32 (e, x + i, mf);
+  else
+    {
+      float t[GB];
+      for (size_t j = 0; j < GB; j++)
+	t[j] = j < k ? x[i + j] : mf;
+      exp_block_f32 (e, t, mf);
+    }
+  return k;
+}
+
+/* The max of X[0..N-1], N >= 1, in 8 lanes that GCC vectorizes (the
+   compare is the loop's; its NaN rule does not matter, see above).  */
+static NF_VEC float
+max_f32_generic (const float *x, size_t n)
+{
+  float m[8];
+  for (int j = 0; j < 8; j++)
+    m[j] = x[0];
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; j++)
+      m[j] = x[i + j] > m[j] ? x[i + j] : m[j];
+  for (; i < n; i++)
+    m[0] = x[i] > m[0] ? x[i] : m[0];
+  for (int j = 1; j < 8; j++)
+    m[0] = m[j] > m[0] ? m[j] : m[0];
+  return m[0];
+}
+
+/* S[0..1] += the K exps at E, in two lanes.  */
+static NF_VEC void
+sum_block (double *s, const double *e, size_t k)
+{
+  if (k == GB)
+    for (int j = 0; j < GB; j += 2)
+      s[0] += e[j], s[1] += e[j + 1];
+  else
+    for (size_t j = 0; j < k; j++)
+      s[0] += e[j];
+}
+
+/* Y[j] = E[j] * INV rounded to float for the K elements.  */
+static NF_VEC void
+scale_block (float *y, const double *e, size_t k, double inv)
+{
+  if (k == GB)
+    for (int j = 0; j < GB; j++)
+      y[j] = (float) (e[j] * inv);
+  else
+    for (size_t j = 0; j < k; j++)
+      y[j] = (float) (e[j] * inv);
 }
 
 void
@@ -133,16 +216,21 @@ nf_softmax_f32_generic (float *y, const float *x, size_t n)
 {
   if (n == 0)
     return;
-  float mf = x[0];
-  for (size_t i = 1; i < n; i++)
-    if (x[i] > mf)
-      mf = x[i];
-  double m = mf, sum = 0;
-  for (size_t i = 0; i < n; i++)
-    sum += exp_f32_generic (d_f32 (x[i], m));
-  double inv = 1.0 / sum;
-  for (size_t i = 0; i < n; i++)
-    y[i] = (float) (exp_f32_generic (d_f32 (x[i], m)) * inv);
+  float mf = max_f32_generic (x, n);
+  double buf[BUF + GB], eb[GB], s[2] = { 0, 0 };
+  int keep = n <= BUF;
+  for (size_t i = 0; i < n; i += GB)
+    {
+      double *e = keep ? buf + i : eb;
+      sum_block (s, e, exps_f32 (e, x, i, n, mf));
+    }
+  double inv = 1.0 / (s[0] + s[1]);
+  for (size_t i = 0; i < n; i += GB)
+    {
+      double *e = keep ? buf + i : eb;
+      size_t k = keep ? (n - i < GB ? n - i : GB) : exps_f32 (e, x, i, n, mf);
+      scale_block (y + i, e, k, inv);
+    }
 }
 
 /* 2^-512 and 2^512: the f64 scale is built from double bits with 512
