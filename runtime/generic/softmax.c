@@ -110,9 +110,10 @@
 #define GB 64
 #define BUF 2048
 
-/* For the loops GCC should vectorize: without -ftrapping-math it
-   if-converts the compares (the clamp, the max) into selects; the FP
-   exceptions are masked, and the results are the same.  */
+/* For the loops of selects GCC should vectorize: without -ftrapping-math
+   it if-converts the compares (the clamp, the max) into selects; the FP
+   exceptions are masked and the results the same, but it may then also
+   compute on both arms of a select, so these loops hold nothing else.  */
 #define NF_VEC                                                                 \
   __attribute__ ((optimize ("no-trapping-math", "fp-contract=off")))
 
@@ -121,15 +122,29 @@
    ln2/16 in two parts (m * LN2_16_HI exact, d - m * LN2_16_HI exact:
    both multiples of 2^-58 or m = 0, the difference below ln2/32 +
    2^-40).  */
+/* D[i] = X[i] - M clamped below at -120, NaN kept: a loop of its own,
+   the only one built without -ftrapping-math (with the arithmetic in
+   the same loop, GCC computed it on both arms of the select: Inf - Inf
+   from x = -Inf, an INVALID the loop does not raise).  */
 static NF_VEC void
-exp_block_f32 (double *restrict e, const float *restrict x, double m)
+clamp_block (double *restrict d, const float *restrict x, double m)
 {
-  double r[GB], s[GB];
-  uint64_t zb[GB];
   for (int i = 0; i < GB; i++)
     {
-      double d = (double) x[i] - m;
-      d = d < -120.0 ? -120.0 : d;
+      double v = (double) x[i] - m;
+      d[i] = v < -120.0 ? -120.0 : v;
+    }
+}
+
+static void
+exp_block_f32 (double *restrict e, const float *restrict x, double m)
+{
+  double r[GB], s[GB], dd[GB];
+  uint64_t zb[GB];
+  clamp_block (dd, x, m);
+  for (int i = 0; i < GB; i++)
+    {
+      double d = dd[i];
       double z = d * INV_LN2_16 + NF_SM_SHIFT;
       double md = z - NF_SM_SHIFT;
       r[i] = (d - md * LN2_16_HI) - md * LN2_16_LO;
@@ -150,8 +165,9 @@ exp_block_f32 (double *restrict e, const float *restrict x, double m)
     }
 }
 
-/* The exps of the block of X at I (the elements past N padded with the
-   max: d = 0, e = 1) into E; returns how many are in the row.  */
+/* The exps of the block of X at I (the elements past N padded with
+   x[0], whose d the loop computes too) into E; returns how many are in
+   the row.  */
 static size_t
 exps_f32 (double *e, const float *x, size_t i, size_t n, float mf)
 {
@@ -162,14 +178,24 @@ exps_f32 (double *e, const float *x, size_t i, size_t n, float mf)
     {
       float t[GB];
       for (size_t j = 0; j < GB; j++)
-	t[j] = j < k ? x[i + j] : mf;
+	t[j] = j < k ? x[i + j] : x[0];
       exp_block_f32 (e, t, mf);
     }
   return k;
 }
 
-/* The max of X[0..N-1], N >= 1, in 8 lanes that GCC vectorizes (the
-   compare is the loop's; its NaN rule does not matter, see above).  */
+/* Whether X[0..N-1] holds a NaN: a quiet compare, vectorized.  */
+static NF_VEC int
+any_nan_f32 (const float *x, size_t n)
+{
+  int nan = 0;
+  for (size_t i = 0; i < n; i++)
+    nan |= x[i] != x[i];
+  return nan;
+}
+
+/* The max of X[0..N-1], N >= 1, no NaN among them, in 8 lanes that
+   GCC vectorizes (the compare is the loop's).  */
 static NF_VEC float
 max_f32_generic (const float *x, size_t n)
 {
@@ -188,7 +214,7 @@ max_f32_generic (const float *x, size_t n)
 }
 
 /* S[0..1] += the K exps at E, in two lanes.  */
-static NF_VEC void
+static void
 sum_block (double *s, const double *e, size_t k)
 {
   if (k == GB)
@@ -200,7 +226,7 @@ sum_block (double *s, const double *e, size_t k)
 }
 
 /* Y[j] = E[j] * INV rounded to float for the K elements.  */
-static NF_VEC void
+static void
 scale_block (float *y, const double *e, size_t k, double inv)
 {
   if (k == GB)
@@ -216,6 +242,15 @@ nf_softmax_f32_generic (float *y, const float *x, size_t n)
 {
   if (n == 0)
     return;
+  /* A NaN makes every result NaN (see above); GCC's selects below (MAXPS
+     in the vector loops) would raise INVALID on it, which the fmaxf
+     form of the loop does not, so it is found first, quietly.  */
+  if (any_nan_f32 (x, n))
+    {
+      for (size_t i = 0; i < n; i++)
+	y[i] = __builtin_nanf ("");
+      return;
+    }
   float mf = max_f32_generic (x, n);
   double buf[BUF + GB], eb[GB], s[2] = { 0, 0 };
   int keep = n <= BUF;
@@ -269,17 +304,18 @@ exp_f64_generic (double dh, double dl)
 
 /* X - M as DH + DL exactly (Knuth's TwoSum), clamped: below -800, or
    -Inf (x = -Inf, or an overflow of x - m), DH = -800 and DL = 0; NaN
-   stays NaN.  */
+   stays NaN.  The TwoSum then runs on m - m instead: on -Inf it would
+   compute Inf - Inf, an INVALID the loop does not raise.  */
 static inline void
 d_f64 (double x, double m, double *dh, double *dl)
 {
-  double s = x - m;
-  double bv = s - x;
-  double e = (x - (s - bv)) + (-m - bv);
-  if (s < -800.0)
-    s = -800.0, e = 0;
-  *dh = s;
-  *dl = e;
+  int low = __builtin_isless (x - m, -800.0); /* Quiet, as below.  */
+  double xs = low ? m : x;
+  double s = xs - m;
+  double bv = s - xs;
+  double e = (xs - (s - bv)) + (-m - bv);
+  *dh = low ? -800.0 : s;
+  *dl = low ? 0.0 : e;
 }
 
 void
@@ -289,7 +325,7 @@ nf_softmax_f64_generic (double *y, const double *x, size_t n)
     return;
   double m = x[0];
   for (size_t i = 1; i < n; i++)
-    if (x[i] > m)
+    if (__builtin_isgreater (x[i], m))
       m = x[i];
   /* Neumaier's sum: the terms are positive, so the larger of the sum
      and the term is known without a branch on signs.  */
@@ -300,7 +336,7 @@ nf_softmax_f64_generic (double *y, const double *x, size_t n)
       d_f64 (x[i], m, &dh, &dl);
       long double e = exp_f64_generic (dh, dl);
       long double t = s + e;
-      c += s >= e ? (s - t) + e : (e - t) + s;
+      c += __builtin_isgreaterequal (s, e) ? (s - t) + e : (e - t) + s;
       s = t;
     }
   s += c;

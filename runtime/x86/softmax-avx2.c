@@ -12,7 +12,8 @@
    3. Tails: VMASKMOVPS / VMASKMOVPD with lane masks from a table; lanes
       past the end are blended with the max (d = 0) and masked out of
       the sums by an AND.
-   4. The max's tail is a scalar loop.
+   4. The max's tail is a scalar loop (quiet compares, as every compare
+      here).
    Tried and dropped (Zen 4, n = 256): T_j's 32-bit halves by two VPERMD
    each and blends (1.03 ns per element against the gathers' 0.79), a
    table of 4 by one VPERMD with q of degree 6 (0.86).  The kernel is
@@ -79,42 +80,64 @@ exp_f32core (__m256d d)
   return _mm256_fmadd_pd (s, p, s);
 }
 
+/* D clamped below at LO by a quiet compare (VMAXPD would raise INVALID
+   on a NaN); NaN stays NaN.  */
+static inline __attribute__ ((always_inline)) __m256d
+clamp (__m256d d, double lo)
+{
+  return _mm256_blendv_pd (d, C (lo), _mm256_cmp_pd (d, C (lo), _CMP_LT_OQ));
+}
+
+/* M = V > M ? V : M by quiet compares (softmax-avx512.c).  */
+static inline __attribute__ ((always_inline)) __m256
+qmax_ps (__m256 m, __m256 v)
+{
+  return _mm256_blendv_ps (m, v, _mm256_cmp_ps (v, m, _CMP_GT_OQ));
+}
+
+static inline __attribute__ ((always_inline)) __m256d
+qmax_pd (__m256d m, __m256d v)
+{
+  return _mm256_blendv_pd (m, v, _mm256_cmp_pd (v, m, _CMP_GT_OQ));
+}
+
 /* The exps of the 8 floats V (as two vectors of 4 doubles) less M.  */
 static inline __attribute__ ((always_inline)) void
 exp8 (__m256 v, __m256d m, __m256d *lo, __m256d *hi)
 {
   __m256d a = _mm256_sub_pd (_mm256_cvtps_pd (_mm256_castps256_ps128 (v)), m);
   __m256d b = _mm256_sub_pd (_mm256_cvtps_pd (_mm256_extractf128_ps (v, 1)), m);
-  *lo = exp_f32core (_mm256_max_pd (C (-120.0), a));
-  *hi = exp_f32core (_mm256_max_pd (C (-120.0), b));
+  *lo = exp_f32core (clamp (a, -120.0));
+  *hi = exp_f32core (clamp (b, -120.0));
 }
 
+/* The max of X[0..N-1] (a NaN never taken; -Inf seeds it).  */
 static float
 max_f32 (const float *x, size_t n)
 {
-  __m256 m0 = _mm256_set1_ps (x[0]), m1 = m0, m2 = m0, m3 = m0;
+  __m256 m0 = _mm256_set1_ps (-__builtin_inff ()), m1 = m0, m2 = m0, m3 = m0;
   size_t i = 0;
   for (; i + 32 <= n; i += 32)
     {
-      m0 = _mm256_max_ps (m0, _mm256_loadu_ps (x + i));
-      m1 = _mm256_max_ps (m1, _mm256_loadu_ps (x + i + 8));
-      m2 = _mm256_max_ps (m2, _mm256_loadu_ps (x + i + 16));
-      m3 = _mm256_max_ps (m3, _mm256_loadu_ps (x + i + 24));
+      m0 = qmax_ps (m0, _mm256_loadu_ps (x + i));
+      m1 = qmax_ps (m1, _mm256_loadu_ps (x + i + 8));
+      m2 = qmax_ps (m2, _mm256_loadu_ps (x + i + 16));
+      m3 = qmax_ps (m3, _mm256_loadu_ps (x + i + 24));
     }
   for (; i + 8 <= n; i += 8)
-    m0 = _mm256_max_ps (m0, _mm256_loadu_ps (x + i));
-  m0 = _mm256_max_ps (_mm256_max_ps (m0, m1), _mm256_max_ps (m2, m3));
+    m0 = qmax_ps (m0, _mm256_loadu_ps (x + i));
+  m0 = qmax_ps (qmax_ps (m0, m1), qmax_ps (m2, m3));
   float v[8], m;
   _mm256_storeu_ps (v, m0);
   m = v[0];
   for (int j = 1; j < 8; j++)
-    m = v[j] > m ? v[j] : m;
+    m = __builtin_isgreater (v[j], m) ? v[j] : m;
   for (; i < n; i++)
-    m = x[i] > m ? x[i] : m;
+    m = __builtin_isgreater (x[i], m) ? x[i] : m;
   return m;
 }
 
-/* The 8 floats at X (the first R of them; the others are the max).  */
+/* The 8 floats at X (the first R of them; the others VMF).  */
 static inline __m256
 load_tail (const float *x, size_t r, __m256 vmf)
 {
@@ -129,7 +152,8 @@ nf_softmax_f32_avx2 (float *y, const float *x, size_t n)
   if (n == 0)
     return;
   float mf = max_f32 (x, n);
-  __m256 vmf = _mm256_set1_ps (mf);
+  /* Lanes past the end hold x[0] (softmax-avx512.c).  */
+  __m256 vmf = _mm256_set1_ps (x[0]);
   __m256d m = _mm256_set1_pd (mf);
   double buf[BUF + 8] __attribute__ ((aligned (32)));
   int keep = n <= BUF;
@@ -212,9 +236,10 @@ exp_f64core (__m256d dh, __m256d dl, __m256d *eh, __m256d *el)
 }
 
 /* The exp pair of the 4 doubles at X, R of them in the row (R < 4: the
-   others are the max, d = 0).  D = X - M by TwoSum, clamped at -800.  */
+   others X0 = x[0]).  D = X - M by TwoSum, clamped at -800.  */
 static inline __attribute__ ((always_inline)) void
-exp4 (const double *x, size_t r, __m256d m, __m256d *eh, __m256d *el)
+exp4 (const double *x, size_t r, __m256d m, __m256d x0, __m256d *eh,
+      __m256d *el)
 {
   __m256d v;
   if (r >= 4)
@@ -222,15 +247,18 @@ exp4 (const double *x, size_t r, __m256d m, __m256d *eh, __m256d *el)
   else
     {
       __m256i k = _mm256_loadu_si256 ((const __m256i *) (mask64 + 4 - r));
-      v = _mm256_blendv_pd (m, _mm256_maskload_pd (x, k),
+      v = _mm256_blendv_pd (x0, _mm256_maskload_pd (x, k),
 			    _mm256_castsi256_pd (k));
     }
+  /* Clamped lanes run the TwoSum on m - m (on -Inf it would raise
+     INVALID, which the loop does not).  */
+  __m256d low = _mm256_cmp_pd (_mm256_sub_pd (v, m), C (-800.0), _CMP_LT_OQ);
+  v = _mm256_blendv_pd (v, m, low);
   __m256d s = _mm256_sub_pd (v, m);
   __m256d bv = _mm256_sub_pd (s, v);
   __m256d e = _mm256_add_pd (
     _mm256_sub_pd (v, _mm256_sub_pd (s, bv)),
     _mm256_sub_pd (_mm256_setzero_pd (), _mm256_add_pd (m, bv)));
-  __m256d low = _mm256_cmp_pd (s, C (-800.0), _CMP_LT_OQ);
   __m256d dh = _mm256_blendv_pd (s, C (-800.0), low);
   __m256d dl = _mm256_andnot_pd (low, e);
   exp_f64core (dh, dl, eh, el);
@@ -239,23 +267,23 @@ exp4 (const double *x, size_t r, __m256d m, __m256d *eh, __m256d *el)
 static double
 max_f64 (const double *x, size_t n)
 {
-  __m256d m0 = _mm256_set1_pd (x[0]), m1 = m0, m2 = m0, m3 = m0;
+  __m256d m0 = C (-__builtin_inf ()), m1 = m0, m2 = m0, m3 = m0;
   size_t i = 0;
   for (; i + 16 <= n; i += 16)
     {
-      m0 = _mm256_max_pd (m0, _mm256_loadu_pd (x + i));
-      m1 = _mm256_max_pd (m1, _mm256_loadu_pd (x + i + 4));
-      m2 = _mm256_max_pd (m2, _mm256_loadu_pd (x + i + 8));
-      m3 = _mm256_max_pd (m3, _mm256_loadu_pd (x + i + 12));
+      m0 = qmax_pd (m0, _mm256_loadu_pd (x + i));
+      m1 = qmax_pd (m1, _mm256_loadu_pd (x + i + 4));
+      m2 = qmax_pd (m2, _mm256_loadu_pd (x + i + 8));
+      m3 = qmax_pd (m3, _mm256_loadu_pd (x + i + 12));
     }
-  m0 = _mm256_max_pd (_mm256_max_pd (m0, m1), _mm256_max_pd (m2, m3));
+  m0 = qmax_pd (qmax_pd (m0, m1), qmax_pd (m2, m3));
   double v[4], m;
   _mm256_storeu_pd (v, m0);
   m = v[0];
   for (int j = 1; j < 4; j++)
-    m = v[j] > m ? v[j] : m;
+    m = __builtin_isgreater (v[j], m) ? v[j] : m;
   for (; i < n; i++)
-    m = x[i] > m ? x[i] : m;
+    m = __builtin_isgreater (x[i], m) ? x[i] : m;
   return m;
 }
 
@@ -264,20 +292,22 @@ nf_softmax_f64_avx2 (double *y, const double *x, size_t n)
 {
   if (n == 0)
     return;
-  __m256d m = C (max_f64 (x, n));
+  __m256d m = C (max_f64 (x, n)), x0 = C (x[0]);
   __m256d sh = _mm256_setzero_pd (), sl = sh;
   for (size_t i = 0; i < n; i += 4)
     {
       size_t r = n - i;
       __m256d eh, el;
-      exp4 (x + i, r, m, &eh, &el);
+      exp4 (x + i, r, m, x0, &eh, &el);
       if (r < 4)
 	{
 	  __m256d k = _mm256_castsi256_pd (
 	    _mm256_loadu_si256 ((const __m256i *) (mask64 + 4 - r)));
 	  eh = _mm256_and_pd (eh, k), el = _mm256_and_pd (el, k);
 	}
-      __m256d a = _mm256_max_pd (sh, eh), b = _mm256_min_pd (sh, eh);
+      __m256d gt = _mm256_cmp_pd (eh, sh, _CMP_GT_OQ); /* Quiet.  */
+      __m256d a = _mm256_blendv_pd (sh, eh, gt);
+      __m256d b = _mm256_blendv_pd (eh, sh, gt);
       __m256d t = _mm256_add_pd (a, b);
       __m256d err = _mm256_sub_pd (b, _mm256_sub_pd (t, a));
       sl = _mm256_add_pd (sl, _mm256_add_pd (err, el));
@@ -295,7 +325,7 @@ nf_softmax_f64_avx2 (double *y, const double *x, size_t n)
     {
       size_t r = n - i;
       __m256d eh, el;
-      exp4 (x + i, r, m, &eh, &el);
+      exp4 (x + i, r, m, x0, &eh, &el);
       __m256d q = _mm256_mul_pd (eh, inv);
       __m256d rho = _mm256_fnmadd_pd (q, vsh, eh);
       rho = _mm256_fnmadd_pd (q, vsl, _mm256_add_pd (rho, el));

@@ -5,18 +5,20 @@
    The algorithm, the NaN and infinity semantics and the f32 error
    analysis are generic/softmax.c's (read its design comment first); the
    constants are softmax-consts.h's.  What differs:
-   1. The max: four vmaxps / vmaxpd accumulators, seeded with x[0], the
-      tail a masked max.  Their NaN rule (the second operand when either
-      is NaN) may keep or drop a NaN, which changes nothing: a NaN
-      element's d is NaN whatever m is, and so is every result.
+   1. The max: four accumulators, seeded with -Inf (the same m as x[0]
+      would give, generic/softmax.c), updated by quiet compares (_OQ)
+      and masked moves, never VMAXPS / VMAXPD: those raise INVALID on a
+      NaN, which the fmaxf form of the loop does not.  A NaN is never
+      taken; its element's d is NaN, and so is every result.  The clamps
+      below are quiet compares too: a NaN goes through the whole kernel
+      without raising anything.
    2. f32: 16 floats a step as two vectors of 8 doubles; d = x - m in
-      double, clamped by vmaxpd (-120, d) (the NaN goes through: it is
-      the second operand); r = d - m' ln2/16 in one FMA with ln2/16
-      rounded to double; T_j by one vpermt2pd of the 16-entry table;
-      exp (d) = fma (S, p, S).  Rows up to BUF elements keep the double
-      exps in a buffer on the stack for the third pass (measured: 0.45
-      against 0.75 ns per element computing them again, at n = 1024); longer rows compute
-      them again.
+      double, clamped at -120 (a quiet compare; a NaN goes through); r = d - m'
+   ln2/16 in one FMA with ln2/16 rounded to double; T_j by one vpermt2pd of the
+   16-entry table; exp (d) = fma (S, p, S).  Rows up to BUF elements keep the
+   double exps in a buffer on the stack for the third pass (measured: 0.45
+      against 0.75 ns per element computing them again, at n = 1024); longer
+   rows compute them again.
    3. f64: d = dh + dl by TwoSum, clamped at -800; S scaled by 2^600 (so
       2^k stays normal for every d >= -800; the scale cancels in the
       quotient); T_j's rest from the second table; e = eh + el exactly
@@ -91,6 +93,15 @@ exp_f32core (__m512d d)
   return _mm512_fmadd_pd (s, p, s);
 }
 
+/* D clamped below at LO by a quiet compare (VMAXPD would raise INVALID
+   on a NaN); NaN stays NaN.  */
+static inline __attribute__ ((always_inline)) __m512d
+clamp (__m512d d, double lo)
+{
+  return _mm512_mask_mov_pd (d, _mm512_cmp_pd_mask (d, C (lo), _CMP_LT_OQ),
+			     C (lo));
+}
+
 /* The exps of the 16 floats V (as two vectors of 8 doubles, low lanes
    first) less the max M.  */
 static inline __attribute__ ((always_inline)) void
@@ -99,8 +110,8 @@ exp16 (__m512 v, __m512d m, __m512d *lo, __m512d *hi)
   __m512d a = _mm512_sub_pd (_mm512_cvtps_pd (_mm512_castps512_ps256 (v)), m);
   __m512d b
     = _mm512_sub_pd (_mm512_cvtps_pd (_mm512_extractf32x8_ps (v, 1)), m);
-  *lo = exp_f32core (_mm512_max_pd (C (-120.0), a));
-  *hi = exp_f32core (_mm512_max_pd (C (-120.0), b));
+  *lo = exp_f32core (clamp (a, -120.0));
+  *hi = exp_f32core (clamp (b, -120.0));
 }
 
 static inline __mmask16
@@ -109,25 +120,33 @@ tail16 (size_t r)
   return (__mmask16) ((1u << r) - 1);
 }
 
+/* M = V > M ? V : M by a quiet compare: VMAXPS would raise INVALID on
+   a NaN, which the fmaxf form of the loop does not.  */
+static inline __attribute__ ((always_inline)) __m512
+qmax_ps (__m512 m, __m512 v)
+{
+  return _mm512_mask_mov_ps (m, _mm512_cmp_ps_mask (v, m, _CMP_GT_OQ), v);
+}
+
+/* The max of X[0..N-1] (a NaN never taken; -Inf seeds it).  */
 static float
 max_f32 (const float *x, size_t n)
 {
-  __m512 m0 = _mm512_set1_ps (x[0]), m1 = m0, m2 = m0, m3 = m0;
+  __m512 m0 = _mm512_set1_ps (-__builtin_inff ()), m1 = m0, m2 = m0, m3 = m0;
   size_t i = 0;
   for (; i + 64 <= n; i += 64)
     {
-      m0 = _mm512_max_ps (m0, _mm512_loadu_ps (x + i));
-      m1 = _mm512_max_ps (m1, _mm512_loadu_ps (x + i + 16));
-      m2 = _mm512_max_ps (m2, _mm512_loadu_ps (x + i + 32));
-      m3 = _mm512_max_ps (m3, _mm512_loadu_ps (x + i + 48));
+      m0 = qmax_ps (m0, _mm512_loadu_ps (x + i));
+      m1 = qmax_ps (m1, _mm512_loadu_ps (x + i + 16));
+      m2 = qmax_ps (m2, _mm512_loadu_ps (x + i + 32));
+      m3 = qmax_ps (m3, _mm512_loadu_ps (x + i + 48));
     }
   for (; i + 16 <= n; i += 16)
-    m0 = _mm512_max_ps (m0, _mm512_loadu_ps (x + i));
+    m0 = qmax_ps (m0, _mm512_loadu_ps (x + i));
   if (i < n)
-    m0 = _mm512_mask_max_ps (m0, tail16 (n - i), m0,
-			     _mm512_maskz_loadu_ps (tail16 (n - i), x + i));
+    m0 = qmax_ps (m0, _mm512_mask_loadu_ps (m0, tail16 (n - i), x + i));
   m0 = _mm512_max_ps (_mm512_max_ps (m0, m1), _mm512_max_ps (m2, m3));
-  return _mm512_reduce_max_ps (m0);
+  return _mm512_reduce_max_ps (m0); /* No NaN left to signal.  */
 }
 
 void
@@ -136,7 +155,9 @@ nf_softmax_f32_avx512 (float *y, const float *x, size_t n)
   if (n == 0)
     return;
   float mf = max_f32 (x, n);
-  __m512 vmf = _mm512_set1_ps (mf);
+  /* Lanes past the end hold x[0]: whatever x[0] - m raises, the loop
+     raises too (the max would not: -Inf - -Inf).  */
+  __m512 vmf = _mm512_set1_ps (x[0]);
   __m512d m = _mm512_set1_pd (mf);
   double buf[BUF + 16] __attribute__ ((aligned (64)));
   int keep = n <= BUF;
@@ -156,8 +177,7 @@ nf_softmax_f32_avx512 (float *y, const float *x, size_t n)
     }
   if (i < n)
     {
-      /* The lanes past the end hold the max: d = 0, never a spurious
-	 exception; they are left out of the sum.  */
+      /* The lanes past the end are left out of the sum.  */
       __mmask16 k = tail16 (n - i);
       __m512d lo, hi;
       exp16 (_mm512_mask_loadu_ps (vmf, k, x + i), m, &lo, &hi);
@@ -229,50 +249,61 @@ exp_f64core (__m512d dh, __m512d dl, __m512d *eh, __m512d *el)
 }
 
 /* D = X - M as DH + DL (TwoSum), clamped at -800 (-Inf included, DL
-   then 0); NaN stays NaN.  */
+   then 0); NaN stays NaN.  Clamped lanes run the TwoSum on m - m: on
+   -Inf it would raise INVALID (Inf - Inf), which the loop does not.  */
 static inline __attribute__ ((always_inline)) void
 d_f64 (__m512d x, __m512d m, __m512d *dh, __m512d *dl)
 {
+  __mmask8 low
+    = _mm512_cmp_pd_mask (_mm512_sub_pd (x, m), C (-800.0), _CMP_LT_OQ);
+  x = _mm512_mask_mov_pd (x, low, m);
   __m512d s = _mm512_sub_pd (x, m);
   __m512d bv = _mm512_sub_pd (s, x);
   __m512d e = _mm512_add_pd (
     _mm512_sub_pd (x, _mm512_sub_pd (s, bv)),
     _mm512_sub_pd (_mm512_setzero_pd (), _mm512_add_pd (m, bv)));
-  __mmask8 low = _mm512_cmp_pd_mask (s, C (-800.0), _CMP_LT_OQ);
   *dh = _mm512_mask_mov_pd (s, low, C (-800.0));
   *dl = _mm512_mask_mov_pd (e, low, _mm512_setzero_pd ());
 }
 
+static inline __attribute__ ((always_inline)) __m512d
+qmax_pd (__m512d m, __m512d v)
+{
+  return _mm512_mask_mov_pd (m, _mm512_cmp_pd_mask (v, m, _CMP_GT_OQ), v);
+}
+
+/* As max_f32.  */
 static double
 max_f64 (const double *x, size_t n)
 {
-  __m512d m0 = _mm512_set1_pd (x[0]), m1 = m0, m2 = m0, m3 = m0;
+  __m512d m0 = _mm512_set1_pd (-__builtin_inf ()), m1 = m0, m2 = m0, m3 = m0;
   size_t i = 0;
   for (; i + 32 <= n; i += 32)
     {
-      m0 = _mm512_max_pd (m0, _mm512_loadu_pd (x + i));
-      m1 = _mm512_max_pd (m1, _mm512_loadu_pd (x + i + 8));
-      m2 = _mm512_max_pd (m2, _mm512_loadu_pd (x + i + 16));
-      m3 = _mm512_max_pd (m3, _mm512_loadu_pd (x + i + 24));
+      m0 = qmax_pd (m0, _mm512_loadu_pd (x + i));
+      m1 = qmax_pd (m1, _mm512_loadu_pd (x + i + 8));
+      m2 = qmax_pd (m2, _mm512_loadu_pd (x + i + 16));
+      m3 = qmax_pd (m3, _mm512_loadu_pd (x + i + 24));
     }
   for (; i + 8 <= n; i += 8)
-    m0 = _mm512_max_pd (m0, _mm512_loadu_pd (x + i));
+    m0 = qmax_pd (m0, _mm512_loadu_pd (x + i));
   if (i < n)
     {
       __mmask8 k = (__mmask8) ((1u << (n - i)) - 1);
-      m0 = _mm512_mask_max_pd (m0, k, m0, _mm512_maskz_loadu_pd (k, x + i));
+      m0 = qmax_pd (m0, _mm512_mask_loadu_pd (m0, k, x + i));
     }
   m0 = _mm512_max_pd (_mm512_max_pd (m0, m1), _mm512_max_pd (m2, m3));
   return _mm512_reduce_max_pd (m0);
 }
 
-/* The exp pair of the 8 doubles at X + I (K: the lanes in the row; the
-   others hold the max, d = 0).  */
+/* The exp pair of the 8 doubles at X (K: the lanes in the row; the
+   others hold X0 = x[0], as in the f32 kernel).  */
 static inline __attribute__ ((always_inline)) void
-exp8 (const double *x, __mmask8 k, __m512d m, __m512d *eh, __m512d *el)
+exp8 (const double *x, __mmask8 k, __m512d m, __m512d x0, __m512d *eh,
+      __m512d *el)
 {
   __m512d dh, dl;
-  d_f64 (_mm512_mask_loadu_pd (m, k, x), m, &dh, &dl);
+  d_f64 (_mm512_mask_loadu_pd (x0, k, x), m, &dh, &dl);
   exp_f64core (dh, dl, eh, el);
 }
 
@@ -281,16 +312,20 @@ nf_softmax_f64_avx512 (double *y, const double *x, size_t n)
 {
   if (n == 0)
     return;
-  __m512d m = _mm512_set1_pd (max_f64 (x, n));
+  __m512d m = _mm512_set1_pd (max_f64 (x, n)), x0 = _mm512_set1_pd (x[0]);
   __m512d sh = _mm512_setzero_pd (), sl = sh;
   for (size_t i = 0; i < n; i += 8)
     {
       __mmask8 k = n - i >= 8 ? 0xff : (__mmask8) ((1u << (n - i)) - 1);
       __m512d eh, el;
-      exp8 (x + i, k, m, &eh, &el);
+      exp8 (x + i, k, m, x0, &eh, &el);
       eh = _mm512_maskz_mov_pd (k, eh);
       el = _mm512_maskz_mov_pd (k, el);
-      __m512d a = _mm512_max_pd (sh, eh), b = _mm512_min_pd (sh, eh);
+      /* The larger and the smaller by a quiet compare (a NaN term goes
+	 to the low part through el in any case).  */
+      __mmask8 gt = _mm512_cmp_pd_mask (eh, sh, _CMP_GT_OQ);
+      __m512d a = _mm512_mask_mov_pd (sh, gt, eh);
+      __m512d b = _mm512_mask_mov_pd (eh, gt, sh);
       __m512d t = _mm512_add_pd (a, b);
       __m512d err = _mm512_sub_pd (b, _mm512_sub_pd (t, a));
       sl = _mm512_add_pd (sl, _mm512_add_pd (err, el));
@@ -309,7 +344,7 @@ nf_softmax_f64_avx512 (double *y, const double *x, size_t n)
     {
       __mmask8 k = n - i >= 8 ? 0xff : (__mmask8) ((1u << (n - i)) - 1);
       __m512d eh, el;
-      exp8 (x + i, k, m, &eh, &el);
+      exp8 (x + i, k, m, x0, &eh, &el);
       __m512d q = _mm512_mul_pd (eh, inv);
       __m512d rho = _mm512_fnmadd_pd (q, vsh, eh);
       rho = _mm512_fnmadd_pd (q, vsl, _mm512_add_pd (rho, el));

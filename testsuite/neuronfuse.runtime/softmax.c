@@ -13,12 +13,14 @@
    fast-math, on rows with NaN, +Inf, -Inf among finite values and all
    -Inf: where the loop gives NaN the kernel gives NaN, where it gives 0
    the kernel gives +0 bit for bit (and the seeds all agree), elsewhere
-   the 1-ulp bound.  */
+   the 1-ulp bound; and the kernel raises none of INVALID, DIVBYZERO
+   and OVERFLOW that the loop does not (on random rows: none of them).  */
 /* { dg-do run } */
 
 #include "nf-test.h"
 #include "isa.h"
 #include <errno.h>
+#include <fenv.h>
 #include <neuronfuse.h>
 #include <stdint.h>
 
@@ -101,6 +103,9 @@ static double xd[MAXN], yd[MAXN], zd[MAXN];
 
 static long double worst32, worst64;
 
+/* The exceptions that would trap if enabled and must not be new.  */
+#define TRAPS (FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW)
+
 /* Check nf_softmax_f32 on XF[0..N-1], out of place and in place.  */
 static void
 check_f32 (size_t n, const char *what)
@@ -108,7 +113,9 @@ check_f32 (size_t n, const char *what)
   for (size_t i = 0; i < n; i++)
     xl[i] = xf[i];
   reference (n);
+  feclearexcept (FE_ALL_EXCEPT);
   nf_softmax_f32 (yf, xf, n);
+  CHECK (!fetestexcept (TRAPS));
   memcpy (zf, xf, n * sizeof *zf);
   nf_softmax_f32 (zf, zf, n);
   CHECK (memcmp (yf, zf, n * sizeof *zf) == 0);
@@ -130,7 +137,9 @@ check_f64 (size_t n, const char *what)
   for (size_t i = 0; i < n; i++)
     xl[i] = xd[i];
   reference (n);
+  feclearexcept (FE_ALL_EXCEPT);
   nf_softmax_f64 (yd, xd, n);
+  CHECK (!fetestexcept (TRAPS));
   memcpy (zd, xd, n * sizeof *zd);
   nf_softmax_f64 (zd, zd, n);
   CHECK (memcmp (yd, zd, n * sizeof *zd) == 0);
@@ -178,9 +187,17 @@ check_special_f32 (const float *x, size_t n, const char *what)
   for (int s = 0; s < 4; s++)
     loop_f32 (yl[s], x, n, s);
   memcpy (xf, x, n * sizeof *xf);
+  feclearexcept (FE_ALL_EXCEPT);
+  loop_f32 (yl[0], x, n, 0);
+  int loop_flags = fetestexcept (TRAPS);
+  feclearexcept (FE_ALL_EXCEPT);
   errno = 0;
   nf_softmax_f32 (yf, xf, n);
   CHECK (errno == 0);
+  if (fetestexcept (TRAPS) & ~loop_flags)
+    fprintf (stderr, "special f32 %s: flags %#x, the loop's %#x\n", what,
+	     fetestexcept (TRAPS), loop_flags);
+  CHECK (!(fetestexcept (TRAPS) & ~loop_flags));
   int finite = 1;
   for (size_t i = 0; i < n; i++)
     finite &= !isnan (x[i]) && x[i] != INFINITY;
@@ -222,11 +239,18 @@ static void
 check_special_f64 (const double *x, size_t n, const char *what)
 {
   static double yl[64];
-  loop_f64 (yl, x, n);
   memcpy (xd, x, n * sizeof *xd);
+  feclearexcept (FE_ALL_EXCEPT);
+  loop_f64 (yl, x, n);
+  int loop_flags = fetestexcept (TRAPS);
+  feclearexcept (FE_ALL_EXCEPT);
   errno = 0;
   nf_softmax_f64 (yd, xd, n);
   CHECK (errno == 0);
+  if (fetestexcept (TRAPS) & ~loop_flags)
+    fprintf (stderr, "special f64 %s: flags %#x, the loop's %#x\n", what,
+	     fetestexcept (TRAPS), loop_flags);
+  CHECK (!(fetestexcept (TRAPS) & ~loop_flags));
   for (size_t i = 0; i < n; i++)
     {
       int ok = isnan (yl[i]) ? isnan (yd[i])
@@ -273,6 +297,10 @@ specials (void)
   SPECIAL (FLT_MAX, -FLT_MAX, 0, 1);
   SPECIAL (FLT_MAX, FLT_MAX, 1e30, -1e30);
   SPECIAL (-FLT_MAX, -FLT_MAX);
+  {
+    static const double big[] = { DBL_MAX, -DBL_MAX, 0, -INFINITY, 1 };
+    check_special_f64 (big, NF_N (big), "DBL_MAX, -DBL_MAX, 0, -Inf, 1");
+  }
   SPECIAL (0, -90, -100, -103, -103.9, -104, -110, -150, -1e10);
   SPECIAL (-0.0, 0.0, -0.0);
   SPECIAL (0x1p-149, -0x1p-149, 0);
