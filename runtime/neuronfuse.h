@@ -152,8 +152,10 @@ void nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
    (Inf - Inf), or every element -Inf makes every y[i] NaN (payload and
    sign unspecified); -Inf elements among finite ones give +0 (masked
    attention); results are never infinite; +0 where the quotient rounds
-   to 0.  FP flags: INVALID where the loop raises it, inexact and
-   underflow may differ.  */
+   to 0.  FP flags: INVALID only for an element +Inf or a max of -Inf,
+   as the loop raises it (a NaN alone raises nothing: the compares are
+   quiet); never DIVBYZERO or OVERFLOW; inexact and underflow may
+   differ from the loop's.  */
 void nf_softmax_f32 (float *y, const float *x, size_t n);
 void nf_softmax_f64 (double *y, const double *x, size_t n);
 

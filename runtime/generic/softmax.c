@@ -15,8 +15,11 @@
 
    Steps (three passes over x; y == x works because the third pass reads
    x[i] before it writes y[i], and the first two write nothing):
-   1. m = max x[i] (the first element seeds it; the compare is the
-      loop's, x[i] > m).
+   1. m = max x[i] by the loop's compare x[i] > m, quiet (seeded with
+      x[0] here, with -Inf in the vector kernels: the same m, see
+      below).  The generic f32 kernel first looks for a NaN (quietly:
+      its vectorized selects would signal on one) and then writes NaN
+      to every y[i], the result the steps below give.
    2. d = x[i] - m, exactly for f32 (in double: see below), as a
       double-double dh + dl for f64 (Knuth's TwoSum); e = exp (d) by our
       own exp (no libm call): d = (16 k + j) ln2/16 + r, |r| <= ln2/32,
@@ -82,11 +85,16 @@
    +0 where exp (d) / sum rounds to 0.
 
    Exceptions: errno is never set (no libm call).  Computed with the FP
-   exceptions masked, as every kernel here: INVALID is raised where the
-   loop raises it (a NaN, an infinity minus itself); the flags of
-   inexact and underflow may differ (the clamp makes a tiny exp instead
-   of 0, where the loop's d may instead overflow to -Inf).  No trap the
-   loop would not take, if traps are enabled, except those flags.
+   exceptions masked, as every kernel here, and every compare quiet: the
+   kernels raise INVALID only for an element +Inf (Inf - Inf) and when
+   the max is -Inf (every element -Inf or NaN, some -Inf: -Inf - -Inf),
+   where every form of the loop raises it too (the fmaxf form exactly
+   there; the forms with `>` also for any NaN, their compare signals);
+   a NaN alone raises nothing.  Never DIVBYZERO (the sum is at least 1,
+   or NaN) nor OVERFLOW (the float loop's x - m may overflow).  Inexact
+   and underflow may differ from the loop's (the clamp makes a tiny exp
+   where the loop's is 0).  So with traps enabled the kernels take none
+   the loop would not, but for those two.
 
    Limitations: round-to-nearest is assumed.  Do not build with
    -ffast-math or -fassociative-math (TwoSum and the compensated sums
