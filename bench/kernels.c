@@ -1239,7 +1239,7 @@ print_machine (int cache_reps, int memory_reps)
 	  nf_get_num_threads (), nft ? nft : "(unset)");
   printf ("loops:    bench/naive.c at " NAIVE_O2_FLAGS " (\"loop -O2\"), "
 	  "at " NAIVE_FAST_FLAGS " (\"loop fast\") and at " NAIVE_OFAST_FLAGS
-	  " (\"loop -Ofast\", elementwise programs)\n");
+	  " (\"loop -Ofast\", elementwise programs and softmax)\n");
   printf ("calls:    bench/calls.c at " CALLS_SC_FLAGS " (scalar rows), "
 	  CALLS_O3_FLAGS " (b clones) and " CALLS_NAT_FLAGS " (e clones)\n");
   printf ("timing:   medians of %d interleaved repetitions (in cache), "

@@ -14,9 +14,10 @@
       the sums by an AND.
    4. The max's tail is a scalar loop (quiet compares, as every compare
       here).
-   Tried and dropped (Zen 4, n = 256): T_j's 32-bit halves by two VPERMD
-   each and blends (1.03 ns per element against the gathers' 0.79), a
-   table of 4 by one VPERMD with q of degree 6 (0.86).  The kernel is
+   Tried and dropped (the 2-vCPU AVX-512 Xeon guest of bench/kernels,
+   NEURONFUSE_ISA=avx2, n = 256): T_j's 32-bit halves by two VPERMD each
+   and blends (1.03 ns per element against the gathers' 0.79), a table
+   of 4 by one VPERMD with q of degree 6 (0.86).  The kernel is
    bound by instruction issue: twice AVX-512's instructions for the same
    work, hence about 1.7 times its time.
    Example, limitations and semantics: generic/softmax.c.
