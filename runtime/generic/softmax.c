@@ -61,8 +61,8 @@
    T_j (1 + p) in long double (64 bits; the table's rest makes T_j good
    to 2^-106), exp within about 2^-61 relative; the sum with Neumaier's
    compensation; the long double quotient (e times 1 / sum) rounded to
-   double: within 0.5 ulp + 2^-7 ulp.  The AVX-512 and AVX2 kernels: within 0.5 ulp +
-   2^-4 ulp (x86/softmax-avx512.c).
+   double: within 0.5 ulp + 2^-7 ulp.  The AVX-512 and AVX2 kernels: within 0.5
+   ulp + 2^-4 ulp (x86/softmax-avx512.c).
 
    NaN and infinities: the loop's results, in every seeding of m.
    * A NaN anywhere (n >= 1): every y[i] is NaN.  The loop's compare

@@ -211,6 +211,9 @@ nf_softmax_f32_avx2 (float *y, const float *x, size_t n)
 /* The f64 scale: S = 2^(k + 600) T_j (softmax-avx512.c).  */
 #define SCALE64 600
 
+/* Rows up to this many doubles keep eh and el (softmax-avx512.c).  */
+#define BUF64 1024
+
 /* exp (DH + DL) * 2^600 as EH + EL, for DH clamped to [-800, 0] (or
    NaN: then EL is NaN).  */
 static inline __attribute__ ((always_inline)) void
@@ -295,11 +298,16 @@ nf_softmax_f64_avx2 (double *y, const double *x, size_t n)
     return;
   __m256d m = C (max_f64 (x, n)), x0 = C (x[0]);
   __m256d sh = _mm256_setzero_pd (), sl = sh;
+  double bh[BUF64 + 4] __attribute__ ((aligned (32)));
+  double bl[BUF64 + 4] __attribute__ ((aligned (32)));
+  int keep = n <= BUF64;
   for (size_t i = 0; i < n; i += 4)
     {
       size_t r = n - i;
       __m256d eh, el;
       exp4 (x + i, r, m, x0, &eh, &el);
+      if (keep)
+	_mm256_store_pd (bh + i, eh), _mm256_store_pd (bl + i, el);
       if (r < 4)
 	{
 	  __m256d k = _mm256_castsi256_pd (
@@ -326,7 +334,10 @@ nf_softmax_f64_avx2 (double *y, const double *x, size_t n)
     {
       size_t r = n - i;
       __m256d eh, el;
-      exp4 (x + i, r, m, x0, &eh, &el);
+      if (keep)
+	eh = _mm256_load_pd (bh + i), el = _mm256_load_pd (bl + i);
+      else
+	exp4 (x + i, r, m, x0, &eh, &el);
       __m256d q = _mm256_mul_pd (eh, inv);
       __m256d rho = _mm256_fnmadd_pd (q, vsh, eh);
       rho = _mm256_fnmadd_pd (q, vsl, _mm256_add_pd (rho, el));

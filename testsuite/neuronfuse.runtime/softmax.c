@@ -358,7 +358,7 @@ main (void)
 
   CHECK (errno == 0);
   specials ();
-  printf ("nf_softmax_f32: max %.4Lf ulp; nf_softmax_f64: max %.4Lf ulp (%s)\n",
+  printf ("nf_softmax_f32: max %.6Lf ulp; nf_softmax_f64: max %.6Lf ulp (%s)\n",
 	  worst32, worst64, nf_runtime_isa ());
   NF_DONE ();
 }
