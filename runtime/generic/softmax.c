@@ -29,15 +29,15 @@
       (f32) or -800 (f64): there exp (d) / sum, sum >= 1, rounds to +0
       all the same.  The sum of the e in double (f32) or long double
       with compensation (f64; the vector kernels: double-double).
-   3. y[i] = e_i / sum, with e_i computed again (the same bits as in
-      step 2), rounded once to the type: f32 e_i * (1 / sum) in double,
-      then to float; f64 the long double quotient rounded to double (the
-      vector kernels: q = e * inv corrected by its residual with FMAs).
-      The f32 kernels keep the e_i of rows up to 2048 elements in a
-      buffer on the stack (16 KiB) instead of computing them twice
-      (AVX-512 at n = 1024: 0.45 against 0.75 ns per element).  Longer
-      rows compute them again: keeping doubles would need a buffer of
-      8n bytes, and y (4n bytes) cannot hold them.
+   3. y[i] = e_i / sum rounded once to the type: f32 e_i * (1 / sum) in
+      double, then to float; f64 e_i * (1 / sum) in long double rounded
+      to double (the vector kernels: q = e * inv corrected by its
+      residual with FMAs).  The kernels keep the e_i of rows up to 2048
+      (f32) or 1024 (f64) elements in a buffer on the stack (16 KiB)
+      instead of computing them twice (AVX-512 f32 at n = 1024: 0.45
+      against 0.75 ns per element); longer rows compute them again (the
+      same bits as in step 2): keeping them needs 8n (f32) or 16n (f64)
+      bytes, twice what y could hold.
 
    Error analysis, f32: x[i] - m is exact in double whenever it matters:
    both are floats, and if |d| <= 120 they differ by less than 2^7, so
@@ -61,8 +61,8 @@
    T_j (1 + p) in long double (64 bits; the table's rest makes T_j good
    to 2^-106), exp within about 2^-61 relative; the sum with Neumaier's
    compensation; the long double quotient (e times 1 / sum) rounded to
-   double: within 0.5 ulp + 2^-7 ulp.  The AVX-512 and AVX2 kernels: within 0.5
-   ulp + 2^-4 ulp (x86/softmax-avx512.c).
+   double: within 0.5 ulp + 2^-7 ulp.  The AVX-512 and AVX2 kernels:
+   within 0.5 ulp + 2^-4 ulp (x86/softmax-avx512.c).
 
    NaN and infinities: the loop's results, in every seeding of m.
    * A NaN anywhere (n >= 1): every y[i] is NaN.  The loop's compare
@@ -89,8 +89,10 @@
    kernels raise INVALID only for an element +Inf (Inf - Inf) and when
    the max is -Inf (every element -Inf or NaN, some -Inf: -Inf - -Inf),
    where every form of the loop raises it too (the fmaxf form exactly
-   there; the forms with `>` also for any NaN, their compare signals);
-   a NaN alone raises nothing.  Never DIVBYZERO (the sum is at least 1,
+   there; the forms with `>` also for any NaN, their compare signals),
+   but for the fmaxf form seeded with -FLT_MAX on a row of only NaN and
+   -Inf elements (its m stays -FLT_MAX: it raises nothing).  A NaN
+   alone raises nothing.  Never DIVBYZERO (the sum is at least 1,
    or NaN) nor OVERFLOW (the float loop's x - m may overflow).  Inexact
    and underflow may differ from the loop's (the clamp makes a tiny exp
    where the loop's is 0).  So with traps enabled the kernels take none
