@@ -946,6 +946,77 @@ bench_elu_short (int reps)
     }
 }
 
+/* Softmax (issue 18): nf_softmax_f32 against llama2.c's loop (out of
+   place, bench/naive.c) at -O2, -Ofast (expf through libmvec's SSE2
+   clone) and -O3 -ffast-math -march=native (information), at n of
+   attention rows (256, 1024) and of a vocabulary's logits (32000);
+   inputs uniform in [-8, 8).  Goals: 3 times the -O2 loop, 1 times the
+   -Ofast one.  Every result close to the -O2 loop's (see below; the
+   fast loops 10 times looser: libmvec's expf is 4 ulp, their sums
+   reordered).  */
+#define SM_MAXN 32000
+static _Alignas (64) float sm_x[SM_MAXN], sm_y[SM_MAXN], sm_ref[SM_MAXN];
+static size_t sm_n;
+static void
+k_softmax (void)
+{
+  nf_softmax_f32 (sm_y, sm_x, sm_n);
+}
+static void
+o2_softmax (void)
+{
+  naive_o2_softmax_f32 (sm_y, sm_x, (int) sm_n);
+}
+static void
+ofast_softmax (void)
+{
+  naive_ofast_softmax_f32 (sm_y, sm_x, (int) sm_n);
+}
+static void
+fast_softmax (void)
+{
+  naive_fast_softmax_f32 (sm_y, sm_x, (int) sm_n);
+}
+
+static void
+bench_softmax (int reps)
+{
+  static const size_t ns[] = { 256, 1024, 32000 };
+  for (size_t i = 0; i < SM_MAXN; i++)
+    sm_x[i] = (float) uniform (-8, 8);
+  for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
+    {
+      char w[64];
+      sm_n = ns[j];
+      o2_softmax ();
+      memcpy (sm_ref, sm_y, sizeof sm_ref);
+      poison (sm_y, sizeof sm_y);
+      k_softmax ();
+      /* The loop's float sum errs by up to n 2^-24 relative (2.7e-5
+	 seen at n = 32000): beyond 1024 the check allows 1e-3.  */
+      double rtol = sm_n <= 1024 ? 1e-5 : 1e-3;
+      int ok = close_f32 ("softmax", sm_y, sm_ref, sm_n, rtol, 1e-12);
+      poison (sm_y, sizeof sm_y);
+      ofast_softmax ();
+      int ofast_ok
+	= close_f32 ("softmax -Ofast", sm_y, sm_ref, sm_n, 10 * rtol, 1e-12);
+      poison (sm_y, sizeof sm_y);
+      fast_softmax ();
+      int fast_ok
+	= close_f32 ("softmax fast", sm_y, sm_ref, sm_n, 10 * rtol, 1e-12);
+      struct variant v[] = { { "kernel", k_softmax, 0, { 0 }, 0 },
+			     { "-O2", o2_softmax, 0, { 0 }, 0 },
+			     { "-Ofast", ofast_softmax, 0, { 0 }, 0 },
+			     { "fast", fast_softmax, 0, { 0 }, 0 } };
+      time_group (v, 4, reps, SAMPLE_NS);
+      snprintf (w, sizeof w, "softmax f32, %zu (cache)", sm_n);
+      add_row (w, v[0].med, "loop -O2", v[1].med, sm_n, 3, ok);
+      add_row (w, v[0].med, "loop -Ofast", v[2].med, sm_n, 1,
+	       ok && ofast_ok);
+      add_row (w, v[0].med, "loop fast", v[3].med, sm_n, 0, ok && fast_ok);
+    }
+}
+
 /* The norms.  */
 static void
 bench_nrm2 (int reps)
@@ -1168,7 +1239,7 @@ print_machine (int cache_reps, int memory_reps)
 	  nf_get_num_threads (), nft ? nft : "(unset)");
   printf ("loops:    bench/naive.c at " NAIVE_O2_FLAGS " (\"loop -O2\"), "
 	  "at " NAIVE_FAST_FLAGS " (\"loop fast\") and at " NAIVE_OFAST_FLAGS
-	  " (\"loop -Ofast\", elementwise programs)\n");
+	  " (\"loop -Ofast\", elementwise programs and softmax)\n");
   printf ("calls:    bench/calls.c at " CALLS_SC_FLAGS " (scalar rows), "
 	  CALLS_O3_FLAGS " (b clones) and " CALLS_NAT_FLAGS " (e clones)\n");
   printf ("timing:   medians of %d interleaved repetitions (in cache), "
@@ -1236,11 +1307,18 @@ main (int argc, char **argv)
   /* A third argument "calls": only the rows of the scalar functions and
      the clones.  */
   int only_calls = argc > 3 && !strcmp (argv[3], "calls");
+  /* "softmax": only the softmax rows.  */
+  int only_softmax = argc > 3 && !strcmp (argv[3], "softmax");
 
   print_machine (cache_reps, memory_reps);
   fill_inputs ();
   if (only_calls)
     goto calls;
+  if (only_softmax)
+    {
+      bench_softmax (cache_reps);
+      goto done;
+    }
   bench_rmsnorm_row (cache_reps);
   if (!alloc_big ())
     {
@@ -1275,6 +1353,7 @@ main (int argc, char **argv)
 		 ofast_softplus, fast_softplus, cache_reps);
   bench_elu_short (cache_reps);
   bench_nrm2 (cache_reps);
+  bench_softmax (cache_reps);
 calls:
   bench_calls_exp (cache_reps);
   bench_calls ("nf_expm1f", k_expm1_f32_to_yf, c_sc_nf_expm1f,
@@ -1285,6 +1364,7 @@ calls:
 	       c_o3_nf_log1pf, c_nat_nf_log1pf, cache_reps);
   bench_all_clones (cache_reps);
 
+done:
   print_table ();
   printf ("\nratio: baseline time / kernel time (speed-up; for GB/s rows the "
 	  "fraction of the baseline's bandwidth).\n"

@@ -145,3 +145,23 @@ NAIVE (softplus_f32) (float *y, const float *x, int n)
   for (int i = 0; i < n; i++)
     y[i] = logf (expf (x[i]) + 1.0f);
 }
+
+/* softmax: llama2.c's loop (max seeded by x[0], expf and a float sum,
+   a division per element), writing Y instead of X in place so that
+   every call sees the same inputs.  */
+void
+NAIVE (softmax_f32) (float *y, const float *x, int size)
+{
+  float max_val = x[0];
+  for (int i = 1; i < size; i++)
+    if (x[i] > max_val)
+      max_val = x[i];
+  float sum = 0.0f;
+  for (int i = 0; i < size; i++)
+    {
+      y[i] = expf (x[i] - max_val);
+      sum += y[i];
+    }
+  for (int i = 0; i < size; i++)
+    y[i] /= sum;
+}

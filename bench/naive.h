@@ -24,7 +24,8 @@
   void naive_##sfx##_expm1_f64 (double *y, const double *x, int n);            \
   void naive_##sfx##_log1p_f64 (double *y, const double *x, int n);           \
   void naive_##sfx##_elu_f32 (float *y, const float *x, int n, float alpha);   \
-  void naive_##sfx##_softplus_f32 (float *y, const float *x, int n);
+  void naive_##sfx##_softplus_f32 (float *y, const float *x, int n);         \
+  void naive_##sfx##_softmax_f32 (float *y, const float *x, int size);
 
 NAIVE_DECLARE (o2)
 NAIVE_DECLARE (fast)

@@ -192,6 +192,18 @@ nf_rmsnorm_f64 (double *y, const double *x, const double *w, size_t n,
   NF_TBL (rmsnorm_f64) (y, x, w, n, eps, 0);
 }
 
+void
+nf_softmax_f32 (float *y, const float *x, size_t n)
+{
+  NF_TBL (softmax_f32) (y, x, n);
+}
+
+void
+nf_softmax_f64 (double *y, const double *x, size_t n)
+{
+  NF_TBL (softmax_f64) (y, x, n);
+}
+
 #ifdef __FLT16_MAX__
 void
 nf_rmsnorm_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w, size_t n,

@@ -68,6 +68,8 @@ struct nf_ew_plan;
      (float *y, const float *x, const float *w, size_t n, float eps,           \
       int stream),                                                             \
      (y, x, w, n, eps, stream))                                                \
+  X (softmax_f32, void, (float *y, const float *x, size_t n), (y, x, n))       \
+  X (softmax_f64, void, (double *y, const double *x, size_t n), (y, x, n))     \
   X (rmsnorm_f64, void,                                                        \
      (double *y, const double *x, const double *w, size_t n, double eps,       \
       int stream),                                                             \

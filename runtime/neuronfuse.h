@@ -135,6 +135,30 @@ void nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
 			  size_t rows, size_t n, float eps);
 #endif
 
+/* Softmax: with m = max x[k], y[i] = exp (x[i] - m) / sum_k exp (x[k] -
+   m) for i < n, the loop `m = x[0]; for (...) if (x[i] > m) m = x[i];
+   ... x[i] = expf (x[i] - m); s += x[i]; ... x[i] /= s;` (llama2.c's)
+   and its forms seeded with -INFINITY or -FLT_MAX or taking fmaxf, which
+   all give the same results.  y == x works (in place); any other
+   overlap is undefined; n == 0 reads and writes nothing.  No libm call:
+   exp of our own, errno never set.
+   f32: x[i] - m exact in double, exp in double, the sum in double, each
+   y[i] rounded once from the double quotient: within 0.5 ulp + 2^-20
+   ulp + n 2^-29 ulp of the exact softmax of the float inputs (1 ulp for
+   n <= 2^28; the loop rounds exp, the sum in float and the quotient).
+   f64: x[i] - m as an exact double-double, exp to about 2^-58, the sum
+   compensated, y[i] rounded once: within 0.5 ulp + 2^-4 ulp.
+   Special values, as the loop gives them: a NaN anywhere, or any +Inf
+   (Inf - Inf), or every element -Inf makes every y[i] NaN (payload and
+   sign unspecified); -Inf elements among finite ones give +0 (masked
+   attention); results are never infinite; +0 where the quotient rounds
+   to 0.  FP flags: INVALID only for an element +Inf or a max of -Inf,
+   as the loop raises it (a NaN alone raises nothing: the compares are
+   quiet); never DIVBYZERO or OVERFLOW; inexact and underflow may
+   differ from the loop's.  */
+void nf_softmax_f32 (float *y, const float *x, size_t n);
+void nf_softmax_f64 (double *y, const double *x, size_t n);
+
 /* Extension (not called by rewritten code): the threads of
    nf_rmsnorm_rows_*.  A rows call splits its rows into static chunks of
    whole rows over up to nf_get_num_threads () threads, the caller's one
