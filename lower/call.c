@@ -12,6 +12,7 @@
      Dot (rank 2)   y[i] = sum_j w[i][j] x[j]  Y, W, X, ROWS, N; y
 						disjoint from w and from x
      Dot (rank 1)   sum_i a[i] b[i]         X, X, N;  a value
+     Softmax        y = softmax (x)         Y, X, N;  y against x
 
    Limitations: one sum per call, one stored array; a norm whose
    accumulator no row lists is refused (a float sum of _Float16 squares
@@ -286,6 +287,33 @@ nf_call_plan_dot (const nf_region *r, const nf_match *m,
   return NULL;
 }
 
+/* Softmax: y and x of one element type, y against x (in place is the
+   kernel's).  The kernel sums in double whatever the loop's accumulator
+   (a float or a double sum of float exps).  */
+static const char *
+nf_call_plan_softmax (const nf_region *r, const nf_match *m, nf_call *c)
+{
+  enum nf_elem elem = nf_value_type (r, m->input).elem;
+  const struct nf_callee *k
+    = nf_callee_find (NF_KIND_SOFTMAX, elem, m->accum, NF_VARIANT_PLAIN);
+  if (!k)
+    return "no softmax kernel for this element type";
+  NF_ASSERT (c->store != NF_NO_VALUE, "a softmax match has no store");
+  if (nf_value_type (r, m->result).elem != elem)
+    return "the arrays have different element types";
+  nf_call_take (c, k);
+  nf_call_arg_add (c, NF_ROLE_Y, c->store, elem, "y");
+  nf_call_arg_add (c, NF_ROLE_X, m->input, elem, "x");
+  nf_call_arg_add (c, NF_ROLE_N, NF_NO_VALUE, NF_ELEM_I64, "n");
+  nf_call_overlap_add (c, m->input);
+  c->overlap_reason = "the output partially overlaps the input";
+  /* Per element: the max, the subtraction, an exp (about 20), the sum
+     and the division; x read twice, y written.  */
+  c->flops = 24;
+  c->bytes = 3 * (elem == NF_ELEM_F32 ? 4.0 : 8.0);
+  return NULL;
+}
+
 /* Elementwise: nf_elementwise with the program lower/ writes; y
    against each input; short runs are the loop's (NF_EW_MIN_N).  */
 static const char *
@@ -359,6 +387,8 @@ nf_call_plan (const nf_region *r, const nf_match *m, const nf_call_flags *flags,
       return nf_call_plan_ew (r, m, flags, c);
     case NF_KIND_DOT:
       return nf_call_plan_dot (r, m, flags, c);
+    case NF_KIND_SOFTMAX:
+      return nf_call_plan_softmax (r, m, c);
     default:
       NF_ASSERT (false, "a match of a kind with no runtime call");
       return "no runtime call for this kind";

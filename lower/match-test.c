@@ -2,6 +2,7 @@
    one negative per guard, each asserting its reason.  */
 
 #include "match.h"
+#include "call.h"
 #include "nf-check.h"
 
 #include <string.h>
@@ -709,8 +710,15 @@ test_softmax_case (int form, const char *reason)
   nf_match m1;
   bool ok = nf_match_softmax (r, m, &m1);
   if (!reason)
-    CHECK (ok && m1.input == x1 && m1.result == q
-	   && m1.accum == NF_ELEM_F32);
+    {
+      CHECK (ok && m1.input == x1 && m1.result == q
+	     && m1.accum == NF_ELEM_F32);
+      nf_call c;
+      nf_call_flags fl = { false, false };
+      CHECK (ok && nf_call_plan (r, &m1, &fl, &c) == NULL
+	     && strcmp (c.callee, "nf_softmax_f32") == 0 && c.nargs == 3
+	     && c.n_overlaps == 1 && !c.disjoint);
+    }
   else
     {
       if (ok || !m1.reason || strcmp (m1.reason, reason))

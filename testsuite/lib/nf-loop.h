@@ -91,6 +91,10 @@ NF_LOOP_WRAP (nf_dot_f32, float, (const float *a, const float *b, size_t n),
 	      (a, b, n), return)
 NF_LOOP_WRAP (nf_dot_f64, double,
 	      (const double *a, const double *b, size_t n), (a, b, n), return)
+NF_LOOP_WRAP (nf_softmax_f32, void, (float *y, const float *x, size_t n),
+	      (y, x, n), )
+NF_LOOP_WRAP (nf_softmax_f64, void, (double *y, const double *x, size_t n),
+	      (y, x, n), )
 NF_LOOP_WRAP (nf_expm1_f32, void, (float *y, const float *x, size_t n),
 	      (y, x, n), )
 NF_LOOP_WRAP (nf_expm1_pz_f32, void, (float *y, const float *x, size_t n),
