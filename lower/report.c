@@ -136,6 +136,20 @@ nf_region_contract (nf_region_desc *d, const char **notes, enum nf_kind kind,
 			 "digits for |x| near 0";
 	}
     }
+  else if (kind == NF_KIND_SOFTMAX)
+    {
+      /* Per element: the max, x - max, exp, the sum, the division; x read
+	 twice and y written.  */
+      d->flops = 24;
+      d->bytes = 3 * esz;
+      notes[n++] = "more accurate, not bit-identical: the fused kernel "
+		   "computes each exp and the sum in double and rounds each "
+		   "result once (within 1 ulp), where the loop rounded the "
+		   "exp, the sum and the quotient";
+      if (math_errno)
+	notes[n++] = "errno: the fused kernel never sets errno (the loop's "
+		     "expf sets ERANGE where an exp underflows)";
+    }
   else if (kind == NF_KIND_DOT)
     {
       /* Per element of the matrix (or of the vectors): a multiply and an
