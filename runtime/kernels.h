@@ -14,6 +14,8 @@
    arguments).  The row kernels take one argument more than the public
    nf_rmsnorm_*: STREAM, nonzero to write Y with non-temporal stores
    (nf_rmsnorm_rows_* asks for it when its output cannot stay cached).
+   The matvec kernels compute rows R0 to R1 - 1 of the product (the
+   public nf_matvec_* split the rows over threads).
    Two entries have no public function of their own: exp_f32, y[i] =
    exp (x[i]) within 0.5 ulp + 2^-20 ulp (nf_expf's clones' core, which
    nf_elementwise's EXP runs), and ew_run, nf_elementwise's block
@@ -37,7 +39,11 @@ struct nf_ew_plan;
   X (rmsnorm_f16, void,                                                        \
      (_Float16 *y, const _Float16 *x, const _Float16 *w, size_t n, float eps,  \
       int stream),                                                             \
-     (y, x, w, n, eps, stream))
+     (y, x, w, n, eps, stream))                                                \
+  X (matvec_f16, void,                                                         \
+     (float *y, const _Float16 *w, const float *x, size_t r0, size_t r1,       \
+      size_t n),                                                               \
+     (y, w, x, r0, r1, n))
 
 #ifndef __FLT16_MAX__
 #undef NF_KERNELS_F16
@@ -70,6 +76,14 @@ struct nf_ew_plan;
      (y, x, w, n, eps, stream))                                                \
   X (softmax_f32, void, (float *y, const float *x, size_t n), (y, x, n))       \
   X (softmax_f64, void, (double *y, const double *x, size_t n), (y, x, n))     \
+  X (matvec_f32, void,                                                         \
+     (float *y, const float *w, const float *x, size_t r0, size_t r1,          \
+      size_t n),                                                               \
+     (y, w, x, r0, r1, n))                                                     \
+  X (matvec_f64, void,                                                         \
+     (double *y, const double *w, const double *x, size_t r0, size_t r1,       \
+      size_t n),                                                               \
+     (y, w, x, r0, r1, n))                                                     \
   X (rmsnorm_f64, void,                                                        \
      (double *y, const double *x, const double *w, size_t n, double eps,       \
       int stream),                                                             \
@@ -94,6 +108,12 @@ double nf_sumsq_f16_generic (const _Float16 *x, size_t n);
 double nf_sumsq_f16_avx2 (const _Float16 *x, size_t n);
 double nf_sumsq_f16_avx512 (const _Float16 *x, size_t n);
 #endif
+
+/* Run RUN (CTX, R0, R1) over rows 0 to ROWS - 1 (ELEMS elements in
+   all), split in chunks of whole rows over the thread pool when ELEMS is
+   at least PAR_MIN (rows.c).  */
+void nf_rows_split (void (*run) (const void *ctx, size_t r0, size_t r1),
+		    const void *ctx, size_t rows, size_t elems, size_t par_min);
 
 /* The table the public functions call through.  */
 struct nf_functable

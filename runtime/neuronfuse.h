@@ -219,9 +219,17 @@ double nf_nrm2d_f32 (const float *x, size_t n);
 double nf_sumsq_f32 (const float *x, size_t n);
 long double nf_sumsq_f64 (const double *x, size_t n);
 
-/* Dot (issue 18): y[i] = sum_j w[i * n + j] * x[j] for i < d, and the
-   dot product of a and b; the kernels and their contracts land with the
-   runtime's matrix-vector work.  */
+/* Dot: y[i] = sum_j w[i * n + j] * x[j] for i < d (a row-major d x n
+   matrix W, rows one after another), and the dot product of A and B.
+   The float kernels (f16: _Float16 weights, float x and y) sum the
+   products, exact in double, in double and round once:
+   |y[i] - exact| <= 0.5 ulp (y[i]) + (n / 8 + 8) 2^-53 sum_j |w x|, where
+   the float loop errs by up to (n - 1) 2^-24 sum_j |w x|.  f64: Dot2
+   (compensated), as if summed in twice double's precision and rounded
+   once.  NaN anywhere gives NaN; infinities as the loop's sum.  Y must
+   not overlap W or X.  The rows are split over threads from 2^18
+   elements up (nf_set_num_threads); the result is the same for any
+   number of threads.  n == 0 gives zeros.  */
 void nf_matvec_f32 (float *y, const float *w, const float *x, size_t d,
 		    size_t n);
 void nf_matvec_f64 (double *y, const double *w, const double *x, size_t d,

@@ -32,11 +32,16 @@
    shared state, so ThreadSanitizer checks it whole: testsuite's
    thread-test-tsan).  A call that finds the pool in use by another
    thread does all its rows on its own thread rather than wait: the
-   other call already has the cores.  Workers sleep in sem_wait, they
-   never spin, so an idle pool costs nothing; the price is the wake-up,
-   measured below.  fork: the child has no workers, so an atfork handler
-   (registered with the first worker) empties the pool there; the parent
-   waits for a call in progress to finish before it forks.
+   other call already has the cores.  A worker waiting for
+   work, and the caller waiting for the workers, first poll their
+   semaphore with sem_trywait for up to NF_POOL_SPIN_NS, then sleep in
+   sem_wait (glibc's sem_post makes a system call only when someone
+   sleeps): back-to-back calls, as the matrix-vector products of a
+   forward pass make them, hand off without waking a sleeping CPU, and a
+   pool idle for longer than that costs nothing.  fork: the child has no
+   workers, so an atfork handler (registered with the first worker) empties the
+   pool there; the parent waits for a call in progress to finish before it
+   forks.
 
    The thread count: nf_set_num_threads's if one was set, else
    NEURONFUSE_THREADS, else OMP_NUM_THREADS (what the OpenMP version
@@ -46,9 +51,8 @@
    environment is read once, by the first rows call big enough to split
    or the first nf_get_num_threads.
 
-   Left undone: no spinning before a worker sleeps (libgomp spins, which
-   made its region 1.1 us, but burns a core after every call); no
-   binding of workers to CPUs (OMP_PROC_BIND is no longer obeyed).
+   Left undone: no binding of workers to CPUs (OMP_PROC_BIND is no
+   longer obeyed).
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */
@@ -62,6 +66,7 @@
 #include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -84,6 +89,17 @@
    and below their L3, so an output that could be reread from cache is not
    streamed.  */
 #define NF_ROWS_STREAM_MIN ((size_t) 4 << 20)
+
+/* How long a waiter polls before it sleeps.  Without it, a worker that
+   slept between two calls 30 us apart took 50 to 60 us to wake on the
+   2-vCPU guest of bench/RESULTS.md (a halted virtual CPU woken by an
+   interrupt): two threads made a 512 x 768 matrix-vector product three
+   times slower than one (96 us against 34, median of 1000 calls).  100
+   us covers the gaps between the kernel calls of a forward pass; libgomp
+   spins longer by default (GOMP_SPINCOUNT).  */
+#ifndef NF_POOL_SPIN_NS
+#define NF_POOL_SPIN_NS 100000
+#endif
 
 /* The most workers the pool starts: with the caller, 64 threads, more
    than the memory bandwidth of any current socket needs for a pass
@@ -178,6 +194,31 @@ nf_get_num_threads (void)
   return (int) threads_env;
 }
 
+/* Take one post of S: poll for NF_POOL_SPIN_NS, then sleep.  */
+static void
+pool_wait (sem_t *s)
+{
+  struct timespec t0, t;
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  for (unsigned k = 1;; k++)
+    {
+      if (sem_trywait (s) == 0)
+	return;
+#if defined __x86_64__ || defined __i386__
+      __builtin_ia32_pause ();
+#endif
+      if (k % 64 == 0)
+	{
+	  clock_gettime (CLOCK_MONOTONIC, &t);
+	  if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec)
+	      >= NF_POOL_SPIN_NS)
+	    break;
+	}
+    }
+  while (sem_wait (s) != 0)
+    ; /* EINTR */
+}
+
 /* Set *R0 and *R1 to the bounds of chunk C of CHUNKS over ROWS rows: the
    first rows % chunks chunks have one row more.  */
 static void
@@ -196,8 +237,7 @@ worker_main (void *arg)
   unsigned i = (unsigned) (uintptr_t) arg;
   for (;;)
     {
-      while (sem_wait (&pool.go[i]) != 0)
-	; /* EINTR */
+      pool_wait (&pool.go[i]);
       struct nf_rows_job j = pool.job;
       size_t r0, r1;
       chunk_bounds (j.rows, j.chunks, i + 1, &r0, &r1);
@@ -258,16 +298,16 @@ start_worker (void)
   return ok;
 }
 
-/* Normalize ROWS rows (ELEMS elements in all) with RUN and CTX: on this
-   thread alone if the batch is small, the pool is busy or one thread is
-   asked for, else in as many chunks as threads, this thread running the
-   first.  If workers cannot be started, runs with those it has.  */
-static void
-split (void (*run) (const void *, size_t, size_t), const void *ctx, size_t rows,
-       size_t elems)
+/* Run RUN and CTX over ROWS rows: on this thread alone if the batch is
+   small (ELEMS, the elements in all, below PAR_MIN), the pool is busy or one
+   thread is asked for, else in as many chunks as threads, this thread running
+   the first.  If workers cannot be started, runs with those it has.  */
+void
+nf_rows_split (void (*run) (const void *, size_t, size_t), const void *ctx,
+	       size_t rows, size_t elems, size_t par_min)
 {
   unsigned t = 1;
-  if (elems >= NF_ROWS_PAR_MIN)
+  if (elems >= par_min)
     t = (unsigned) nf_get_num_threads ();
   if (t > rows)
     t = (unsigned) rows;
@@ -300,8 +340,7 @@ split (void (*run) (const void *, size_t, size_t), const void *ctx, size_t rows,
   chunk_bounds (rows, t, 0, &r0, &r1);
   run (ctx, r0, r1);
   for (unsigned i = 0; i + 1 < t; i++)
-    while (sem_wait (&pool.done) != 0)
-      ; /* EINTR */
+    pool_wait (&pool.done);
   pthread_mutex_unlock (&pool.owner);
   pthread_setcancelstate (cancel, NULL);
 }
@@ -336,7 +375,7 @@ split (void (*run) (const void *, size_t, size_t), const void *ctx, size_t rows,
 			    eps,                                               \
 			    rows * n * sizeof *y >= NF_ROWS_STREAM_MIN,        \
 			    NF_KERNEL (rmsnorm_##sfx) };                       \
-    split (run_##sfx, &c, rows, rows *n);                                      \
+    nf_rows_split (run_##sfx, &c, rows, rows *n, NF_ROWS_PAR_MIN);             \
   }
 
 NF_ROWS (f32, float, float)
