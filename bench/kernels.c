@@ -1017,6 +1017,155 @@ bench_softmax (int reps)
     }
 }
 
+/* Dot (issue 18): nf_matvec_f32 against llama2.c's matmul
+   (bench/naive.c) at -O2, -Ofast and -O3 -ffast-math -march=native, on
+   1 and 2 threads, for in-cache shapes of stories15M (288 x 288: 324
+   KiB), of stories110M (768 x 768: 2.25 MiB, and its FFN's 2048 x 768:
+   6 MiB, past L2), x uniform in [-2, 2).  Goals (summing in double): 0.8
+   of the fast loop on one thread, 1.5 on two.  From memory, the 8192 x
+   4096 matrix of the memory rows (128 MiB) against memcpy of the same
+   bytes, counted as the bytes read (memcpy reads them once, as the
+   product does, and writes them too): goal 0.7 on two threads.  The
+   checks: within 1e-4 (relative to sum |w x|) of the -O2 loop.  */
+static float *mv_w, *mv_y, *mv_ref;
+static size_t mv_d, mv_n;
+static void
+k_matvec_1t (void)
+{
+  nf_set_num_threads (1);
+  nf_matvec_f32 (mv_y, mv_w, xf, mv_d, mv_n);
+}
+static void
+k_matvec_2t (void)
+{
+  nf_set_num_threads (2);
+  nf_matvec_f32 (mv_y, mv_w, xf, mv_d, mv_n);
+}
+static void
+o2_matvec (void)
+{
+  naive_o2_matmul_f32 (mv_y, xf, mv_w, (int) mv_n, (int) mv_d);
+}
+static void
+ofast_matvec (void)
+{
+  naive_ofast_matmul_f32 (mv_y, xf, mv_w, (int) mv_n, (int) mv_d);
+}
+static void
+fast_matvec (void)
+{
+  naive_fast_matmul_f32 (mv_y, xf, mv_w, (int) mv_n, (int) mv_d);
+}
+static void
+mv_memcpy (void)
+{
+  memcpy (big_y, big_x, mv_d * mv_n * sizeof (float));
+}
+
+/* Whether MV_Y holds the product within 1e-4 of sum |w x| of MV_REF.  */
+static int
+mv_ok (const char *name)
+{
+  for (size_t i = 0; i < mv_d; i++)
+    {
+      double a = 0;
+      for (size_t j = 0; j < mv_n; j++)
+	a += fabs ((double) mv_w[i * mv_n + j] * xf[j]);
+      if (!(fabs ((double) mv_y[i] - mv_ref[i]) <= 1e-4 * a + 1e-30))
+	{
+	  fprintf (stderr, "%s: row %zu: %g, the -O2 loop %g\n", name, i,
+		   mv_y[i], mv_ref[i]);
+	  return 0;
+	}
+    }
+  return 1;
+}
+
+/* Check every variant of V[0..NV-1] (poisoning the output before each)
+   against the -O2 loop; return whether all agree.  */
+static int
+mv_check (struct variant *v, int nv)
+{
+  o2_matvec ();
+  memcpy (mv_ref, mv_y, mv_d * sizeof *mv_y);
+  int ok = 1;
+  for (int k = 0; k < nv; k++)
+    {
+      poison (mv_y, mv_d * sizeof *mv_y);
+      v[k].run ();
+      ok &= mv_ok (v[k].name);
+    }
+  return ok;
+}
+
+static void
+bench_matvec_cache (int reps)
+{
+  static const size_t shapes[][2] = { { 288, 288 }, { 768, 768 }, { 2048, 768 } };
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    {
+      mv_d = shapes[s][0], mv_n = shapes[s][1];
+      if (posix_memalign ((void **) &mv_w, 64, mv_d * mv_n * sizeof (float))
+	  || !(mv_y = malloc (mv_d * sizeof (float)))
+	  || !(mv_ref = malloc (mv_d * sizeof (float))))
+	{
+	  broken = 1;
+	  return;
+	}
+      for (size_t k = 0; k < mv_d * mv_n; k++)
+	mv_w[k] = (float) uniform (-1, 1);
+      struct variant v[] = { { "kernel 1t", k_matvec_1t, 0, { 0 }, 0 },
+			     { "kernel 2t", k_matvec_2t, 0, { 0 }, 0 },
+			     { "-O2", o2_matvec, 0, { 0 }, 0 },
+			     { "-Ofast", ofast_matvec, 0, { 0 }, 0 },
+			     { "fast", fast_matvec, 0, { 0 }, 0 } };
+      int ok = mv_check (v, 5);
+      time_group (v, 5, reps, SAMPLE_NS);
+      nf_set_num_threads (0);
+      char w[64];
+      double el = (double) (mv_d * mv_n);
+      snprintf (w, sizeof w, "matvec f32, %zux%zu (cache), 1 thread", mv_d, mv_n);
+      add_row (w, v[0].med, "loop -O2", v[2].med, el, 0, ok);
+      add_row (w, v[0].med, "loop -Ofast", v[3].med, el, 0, ok);
+      add_row (w, v[0].med, "loop fast", v[4].med, el, 0.8, ok);
+      snprintf (w, sizeof w, "matvec f32, %zux%zu (cache), 2 threads", mv_d, mv_n);
+      add_row (w, v[1].med, "loop fast", v[4].med, el, 1.5, ok);
+      free (mv_w);
+      free (mv_y);
+      free (mv_ref);
+    }
+}
+
+/* From memory: BIG_X as the matrix, BIG_Y's start as the output.  */
+static void
+bench_matvec_big (int reps)
+{
+  mv_w = big_x, mv_d = ROWS, mv_n = N;
+  mv_y = big_y + BIG_ELEMS / 2;
+  if (!(mv_ref = malloc (mv_d * sizeof (float))))
+    {
+      broken = 1;
+      return;
+    }
+  struct variant v[] = { { "kernel 1t", k_matvec_1t, 0, { 0 }, 0 },
+			 { "kernel 2t", k_matvec_2t, 0, { 0 }, 0 },
+			 { "-O2", o2_matvec, 0, { 0 }, 0 },
+			 { "fast", fast_matvec, 0, { 0 }, 0 },
+			 { "memcpy", mv_memcpy, 0, { 0 }, 0 } };
+  int ok = mv_check (v, 4);
+  time_group (v, 5, reps, 0);
+  nf_set_num_threads (0);
+  /* add_row's GB/s count 2 BIG_BYTES per call: the product reads
+     BIG_BYTES, so halve both times to show read bandwidth.  */
+  const char *w1 = "matvec f32, 8192x4096 (DRAM), 1 thread, read";
+  const char *w2 = "matvec f32, 8192x4096 (DRAM), 2 threads, read";
+  add_row (w1, 2 * v[0].med, "memcpy", 2 * v[4].med, 0, 0.7, ok);
+  add_row (w1, 2 * v[0].med, "loop -O2", 2 * v[2].med, 0, 0, ok);
+  add_row (w2, 2 * v[1].med, "memcpy", 2 * v[4].med, 0, 0, ok);
+  add_row (w2, 2 * v[1].med, "loop fast", 2 * v[3].med, 0, 0, ok);
+  free (mv_ref);
+}
+
 /* The norms.  */
 static void
 bench_nrm2 (int reps)
@@ -1307,8 +1456,9 @@ main (int argc, char **argv)
   /* A third argument "calls": only the rows of the scalar functions and
      the clones.  */
   int only_calls = argc > 3 && !strcmp (argv[3], "calls");
-  /* "softmax": only the softmax rows.  */
+  /* "softmax": only the softmax rows; "matvec": only the Dot rows.  */
   int only_softmax = argc > 3 && !strcmp (argv[3], "softmax");
+  int only_matvec = argc > 3 && !strcmp (argv[3], "matvec");
 
   print_machine (cache_reps, memory_reps);
   fill_inputs ();
@@ -1319,16 +1469,24 @@ main (int argc, char **argv)
       bench_softmax (cache_reps);
       goto done;
     }
-  bench_rmsnorm_row (cache_reps);
+  if (!only_matvec)
+    bench_rmsnorm_row (cache_reps);
   if (!alloc_big ())
     {
       fprintf (stderr, "kernels: cannot allocate 2 x %zu MiB\n",
 	       BIG_BYTES >> 20);
       return 1;
     }
-  bench_rmsnorm_big (memory_reps);
+  if (!only_matvec)
+    bench_rmsnorm_big (memory_reps);
+  bench_matvec_big (memory_reps);
   free (big_x);
   free (big_y);
+  if (only_matvec)
+    {
+      bench_matvec_cache (cache_reps);
+      goto done;
+    }
   bench_elementwise (&ew_f32, "expm1 f32, 4096 (cache), expf(x)-1",
 		     "nf_expm1_f32", k_expm1_f32, o2_expm1_f32, fast_expm1_f32,
 		     5, cache_reps);
@@ -1354,6 +1512,7 @@ main (int argc, char **argv)
   bench_elu_short (cache_reps);
   bench_nrm2 (cache_reps);
   bench_softmax (cache_reps);
+  bench_matvec_cache (cache_reps);
 calls:
   bench_calls_exp (cache_reps);
   bench_calls ("nf_expm1f", k_expm1_f32_to_yf, c_sc_nf_expm1f,

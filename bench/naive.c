@@ -165,3 +165,17 @@ NAIVE (softmax_f32) (float *y, const float *x, int size)
   for (int i = 0; i < size; i++)
     y[i] /= sum;
 }
+
+/* matmul: llama2.c's matrix-vector product, W (d,n) @ x (n) -> xout (d),
+   a float sum per row.  */
+void
+NAIVE (matmul_f32) (float *xout, const float *x, const float *w, int n, int d)
+{
+  for (int i = 0; i < d; i++)
+    {
+      float val = 0.0f;
+      for (int j = 0; j < n; j++)
+	val += w[i * n + j] * x[j];
+      xout[i] = val;
+    }
+}

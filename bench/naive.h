@@ -25,7 +25,9 @@
   void naive_##sfx##_log1p_f64 (double *y, const double *x, int n);           \
   void naive_##sfx##_elu_f32 (float *y, const float *x, int n, float alpha);   \
   void naive_##sfx##_softplus_f32 (float *y, const float *x, int n);         \
-  void naive_##sfx##_softmax_f32 (float *y, const float *x, int size);
+  void naive_##sfx##_softmax_f32 (float *y, const float *x, int size);      \
+  void naive_##sfx##_matmul_f32 (float *xout, const float *x, const float *w, \
+				 int n, int d);
 
 NAIVE_DECLARE (o2)
 NAIVE_DECLARE (fast)
