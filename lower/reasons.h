@@ -13,6 +13,10 @@
 
 /* Building a loop region (plugin/loop-ir*.cc, frontend/loop-ir.c).  */
 #define NF_WHY_NOT_AFFINE "an array access is not affine in the loop"
+/* Dot: the matrix's rows are a constant number of elements apart that
+   is not the row length (a sliding window, y[i + j]: a correlation).  */
+#define NF_WHY_ROW_STEP                                                        \
+  "the rows of the matrix are not one row length apart (a sliding window)"
 #define NF_WHY_NOT_CONTIGUOUS                                                  \
   "an array access is not contiguous (its step is not the element size)"
 #define NF_WHY_LOOP_SHAPE "the loop's shape is not supported"

@@ -298,6 +298,18 @@ nf_dot_accesses (struct nf_dot_nest *n, struct nf_lregion *g, nf_value a,
   n->welt = elts[w];
   n->xelt = elts[1 - w];
   n->row_step = fold_convert (sizetype, rows[w]);
+  /* A constant row step is n elements only for a constant n of that
+     many: a sliding window (opus's celt_pitch_xcorr_c, y[i + j]) would
+     pass the guard never, and its report would claim a call that never
+     runs.  */
+  tree wsz = TYPE_SIZE_UNIT (n->welt);
+  if (TREE_CODE (n->row_step) == INTEGER_CST
+      && (TREE_CODE (n->n) != INTEGER_CST
+	  || !tree_int_cst_equal (n->row_step,
+				  size_binop (MULT_EXPR,
+					      fold_convert (sizetype, n->n),
+					      wsz))))
+    return NF_WHY_ROW_STEP;
   return NULL;
 }
 
@@ -380,9 +392,11 @@ nf_dot_region (const struct nf_dot_nest *n, struct nf_lregion *g,
 }
 
 /* The step 5 test: y disjoint from w and from x, the row step n
-   elements of w, and rows of at least MIN_N elements.  */
+   elements of w, rows of at least MIN_N elements and at least MIN_ELEMS
+   elements in all.  */
 static tree
-nf_dot_ok (const struct nf_dot_nest *n, unsigned min_n)
+nf_dot_ok (const struct nf_dot_nest *n, unsigned min_n,
+	   unsigned long min_elems)
 {
   tree wsz = TYPE_SIZE_UNIT (n->welt);
   tree ybytes = size_binop (MULT_EXPR, n->rows, TYPE_SIZE_UNIT (n->yelt));
@@ -409,6 +423,12 @@ nf_dot_ok (const struct nf_dot_nest *n, unsigned min_n)
 			 apart (n->y0, ybytes, n->x0, xbytes));
   ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, ok, step);
   tree pays = fold_build2 (GE_EXPR, boolean_type_node, n->n, size_int (min_n));
+  if (min_elems)
+    pays = fold_build2 (
+      TRUTH_AND_EXPR, boolean_type_node, pays,
+      fold_build2 (GE_EXPR, boolean_type_node,
+		   size_binop (MULT_EXPR, n->rows, n->n),
+		   build_int_cst (sizetype, min_elems)));
   return fold_build2 (TRUTH_AND_EXPR, boolean_type_node, pays, ok);
 }
 
@@ -534,7 +554,7 @@ nf_dot_outline (const struct nf_dot_nest *n, const nf_region *r,
   c.args[3] = n->rows;
   c.args[4] = n->n;
   c.nargs = 5;
-  c.ok = nf_dot_ok (n, plan->min_n);
+  c.ok = nf_dot_ok (n, plan->min_n, plan->min_elems);
 
   dump_user_location_t loc = find_loop_location (n->outer);
   const char *ins[2] = { nf_value_label (r, nf_access_base (r, m->input)),
@@ -607,8 +627,12 @@ nf_loop_dot_attempt (class loop *inner, auto_vec<class loop *> &consumed,
 	  nf_call_flags fl = { flag_unsafe_math_optimizations != 0,
 			       flag_associative_math != 0 };
 	  if (r && !(why = nf_call_plan (r, &m, &fl, &plan))
-	      && TREE_CODE (n.n) == INTEGER_CST
-	      && tree_to_uhwi (n.n) < plan.min_n)
+	      && ((TREE_CODE (n.n) == INTEGER_CST
+		   && tree_to_uhwi (n.n) < plan.min_n)
+		  || (plan.min_elems && TREE_CODE (n.n) == INTEGER_CST
+		      && TREE_CODE (n.rows) == INTEGER_CST
+		      && tree_to_uhwi (n.rows) * tree_to_uhwi (n.n)
+			   < plan.min_elems)))
 	    why = NF_WHY_TOO_SHORT;
 	  if (r && !why)
 	    {

@@ -4,7 +4,8 @@
    inner index strides by rows), a sum carried from row to row, a bias
    the sum starts from, two matrices read together (no vector), a row
    stored only on a condition (and, with no remark, a row whose inner
-   loop runs only on one: what it stores is a merge of two values); the
+   loop runs only on one: what it stores is a merge of two values), a
+   sliding window (a correlation, y[i + j]: rows one element apart); the
    remark is at the inner loop, the row's sum.  Every result is the
    loop's own.  */
 /* { dg-do run } */
@@ -86,6 +87,20 @@ skipped (float *y, const float *w, const float *x, const int *keep, int d,
     }
 }
 
+/* A sliding window (opus's celt_pitch_xcorr_c): the "rows" of y are
+   one element apart, never one row length.  */
+__attribute__ ((noipa)) void
+xcorr (float *xc, const float *x, const float *y, int len, int max_pitch)
+{
+  for (int i = 0; i < max_pitch; i++)
+    {
+      float s = 0.0f;
+      for (int j = 0; j < len; j++) /* { dg-missed "Dot: not rewritten: the rows of the matrix are not one row length apart" } */
+	s += x[j] * y[i + j];
+      xc[i] = s;
+    }
+}
+
 #define D 5
 #define N 33
 static float w[D * N], x[N], b[D], y[D], r[D];
@@ -124,6 +139,14 @@ main (void)
       else
 	CHECK (y[i] == -1 && r[i] == 0);
     }
+  CHECK (!NF_FUSED (xcorr (r, x, w, N, D)));
+  for (int i = 0; i < D; i++)
+    {
+      float c = 0.0f;
+      for (int j = 0; j < N; j++)
+	c += x[j] * w[i + j];
+      nf_loop_near ("xcorr", i, r[i], c, 1e-5L, fabsf (c) + 1);
+    }
   CHECK (!NF_FUSED (carried (y, w, x, D, N)));
   CHECK (!NF_FUSED (bias (r, w, x, b, D, N)));
   CHECK (!NF_FUSED (two_matrices (r, w, w, D, N)));
@@ -142,3 +165,4 @@ main (void)
 /* { dg-final { nf-report-missed Dot "does not start from 0" } } */
 /* { dg-final { nf-report-missed Dot "both factors advance with the row" } } */
 /* { dg-final { nf-report-missed Dot "not every row is computed and stored" } } */
+/* { dg-final { nf-report-missed Dot "not one row length apart" } } */
