@@ -280,6 +280,13 @@ nf_call_plan_dot (const nf_region *r, const nf_match *m,
   c->disjoint = true;
   c->overlap_reason = "the output overlaps the matrix or the vector";
   c->min_n = NF_MATVEC_MIN_N;
+  /* Where GCC vectorizes the reassociable loop itself (-Ofast), its loop
+     runs a small matrix faster than one thread of the kernel, which
+     converts every element to double (bench/RESULTS.md: a 128 x 128
+     product at -Ofast -march=native, 974 ns against the call's 1766):
+     the call pays once the rows are split over two threads.  */
+  if (f->associative_math)
+    c->min_elems = NF_MATVEC_FAST_MIN_ELEMS;
   /* Per matrix element: a multiply and an add; the matrix read once
      (the vector and the output are a row's and a column's worth).  */
   c->flops = 2;

@@ -104,6 +104,8 @@ extern "C"
 				   the kernel does not work in place.  */
     unsigned min_n;	 /* The call pays from this trip count on (0: any);
 			    the front end guards n >= min_n.  */
+    unsigned long min_elems; /* A matrix: the call pays from ROWS * N of
+				this many on (0: any); guarded too.  */
     nf_ew_call ew;	 /* Elementwise: the program.  */
     double flops, bytes; /* Per element of N (of ROWS * N for a matrix),
 			    for the report; negative: the report's own

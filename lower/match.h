@@ -81,6 +81,9 @@ bool nf_match_softmax (const nf_region *r, nf_value anchor, nf_match *m);
 /* The shortest row a matrix-vector call pays for: shorter rows (a 3x3
    rotation, unrolled by GCC) are the loop's.  */
 #define NF_MATVEC_MIN_N 16
+/* Under reassociation, the fewest matrix elements a call pays for: twice
+   libneuronfuse's split threshold (NF_MATVEC_PAR_MIN, 2^15).  */
+#define NF_MATVEC_FAST_MIN_ELEMS (1ul << 16)
 
 /* exp (x) - 1 (or -1 + exp (x), 1 - exp (x)): anchored on the SUB or ADD,
    as a near miss (exp (x) - 2) is only one from there.  */

@@ -125,6 +125,16 @@ NF_LOOP_WRAP (nf_elementwise, void,
 static const size_t nf_loop_ns[] = { 0, 1, 7, 33, 4096 };
 #define NF_LOOP_MAX 4096
 
+/* Whether the plugin calls nf_matvec_* for a D x N matrix under the
+   test's flags: rows of 16 elements up (lower/match.h NF_MATVEC_MIN_N),
+   and under reassociation, where GCC vectorizes the loop itself, 2^16
+   elements up (NF_MATVEC_FAST_MIN_ELEMS).  */
+#ifdef __ASSOCIATIVE_MATH__
+#define NF_MATVEC_PAYS(d, n) ((n) >= 16 && (size_t) (d) * (n) >= 65536)
+#else
+#define NF_MATVEC_PAYS(d, n) ((n) >= 16)
+#endif
+
 /* Written one past the end of each output: no kernel may touch it.  */
 #define NF_LOOP_SENTINEL (-1234.5)
 

@@ -59,10 +59,11 @@ matmul_dacc (float *y, const float *w, const float *x, int d, int n)
 }
 
 /* 2-D arrays: a static matrix of constant shape, a variably modified
-   parameter w[d][n].  */
-#define D2 6
-#define N2 40
-static float W2[D2][N2];
+   parameter w[d][n]; 2^16 elements, so that the call pays at every
+   level (NF_MATVEC_PAYS).  */
+#define D2 16
+#define N2 4096
+static float W2[D2][N2], y2[D2];
 
 __attribute__ ((noipa)) void
 matmul_2d (float *y, const float *x)
@@ -180,27 +181,25 @@ main (void)
 	      }
 	    check_row ("matmul_dacc", y[i], s, a, n, i, f4, 0);
 	  }
-	if (NF_PLUGIN && d > 0 && n >= 16) /* lower/match.h NF_MATVEC_MIN_N */
+	if (NF_PLUGIN && d > 0 && NF_MATVEC_PAYS (d, n))
 	  CHECK (f1 && f2 && f3 && f4);
       }
-  for (int i = 0; i < D2; i++)
-    for (int j = 0; j < N2; j++)
-      W2[i][j] = w[i * N2 + j];
-  CHECK (NF_FUSED (matmul_2d (y, x)) == NF_PLUGIN);
+  NF_LOOP_FILL (float, &W2[0][0], D2 * N2, 7, 0);
+  CHECK (NF_FUSED (matmul_2d (y2, x)) == NF_PLUGIN);
   for (int pass = 0; pass < 2; pass++)
     {
       if (pass)
-	CHECK (NF_FUSED (matmul_vla (D2, N2, y, (const float (*)[N2]) w, x))
+	CHECK (NF_FUSED (matmul_vla (D2, N2, y2, (const float (*)[N2]) W2, x))
 	       == NF_PLUGIN);
       for (int i = 0; i < D2; i++)
 	{
 	  long double s = 0, a = 0;
 	  for (int j = 0; j < N2; j++)
 	    {
-	      s += (long double) w[i * N2 + j] * x[j];
-	      a += fabsl ((long double) w[i * N2 + j] * x[j]);
+	      s += (long double) W2[i][j] * x[j];
+	      a += fabsl ((long double) W2[i][j] * x[j]);
 	    }
-	  check_row ("matmul_2d", y[i], s, a, N2, i, NF_PLUGIN, 0);
+	  check_row ("matmul_2d", y2[i], s, a, N2, i, NF_PLUGIN, 0);
 	}
     }
   /* The output inside the matrix: the guard's fallback, the loop's
