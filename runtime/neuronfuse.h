@@ -227,7 +227,7 @@ long double nf_sumsq_f64 (const double *x, size_t n);
    the float loop errs by up to (n - 1) 2^-24 sum_j |w x|.  f64: Dot2
    (compensated), as if summed in twice double's precision and rounded
    once.  NaN anywhere gives NaN; infinities as the loop's sum.  Y must
-   not overlap W or X.  The rows are split over threads from 2^18
+   not overlap W or X.  The rows are split over threads from 2^15
    elements up (nf_set_num_threads); the result is the same for any
    number of threads.  n == 0 gives zeros.  */
 void nf_matvec_f32 (float *y, const float *w, const float *x, size_t d,

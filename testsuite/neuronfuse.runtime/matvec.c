@@ -12,7 +12,6 @@
    overflows (FLT_MAX * 2 - FLT_MAX * 2) gives Inf or NaN; the kernel,
    summing in double, gives the exact 0: documented, more accurate.  */
 /* { dg-do run } */
-/* { dg-additional-options "-lmpfr" } */
 
 #include "nf-test.h"
 #include "nf-mpfr.h"
