@@ -10,6 +10,7 @@ import subprocess
 
 from fuzz_check import CallGraph, Report, failure_summary, parse_run
 from fuzz_common import batch_flags
+from gen_inline import DOT_TOOLS
 from programs import make_prog, write_batch
 
 
@@ -45,6 +46,9 @@ def build_steps(env, flags):
     steps += [
         ('plain', base + ['-c', 'kern.c', '-o', 'kp.o']),
         ('model', base + ['-c', 'model.c', '-o', 'km.o']),
+        # (the model of the builds whose tool fuses the matmul)
+        ('model-dot', base + ['-DNF_FZ_DOT', '-c', 'model.c', '-o',
+                              'kmd.o']),
         ('main', base[:1] + ['-O1', '-w', '-c', 'main.c', '-o', 'main.o']),
     ]
     return steps
@@ -116,7 +120,8 @@ def run_batch(env, b, idxs):
         builds.append(('clang', 'kc.o'))
     outs = {}
     for name, obj in builds:
-        rc, out = sh([cc] + flags + ['main.o', obj, 'km.o', '-o', name]
+        model = 'kmd.o' if name in DOT_TOOLS else 'km.o'
+        rc, out = sh([cc] + flags + ['main.o', obj, model, '-o', name]
                      + link, d)
         if rc != 0:
             return progs, [(None, f'link of {name} failed: '
@@ -131,7 +136,7 @@ def run_batch(env, b, idxs):
     # (which calls GCC inlined: the plugin's copies of a helper)
     ctx = {'plugin': {'callgraph': CallGraph(os.path.join(d, 'kf.ci'))},
            'clang': {}}
-    pv, refs = outs['plain']
+    pv = outs['plain'][0]
     for p in progs:
         p.verdicts = {}
         for tool in reps:
@@ -139,8 +144,10 @@ def run_batch(env, b, idxs):
             p.verdicts[tool] = fused
             if msg:
                 fails.append((p.idx, msg))
-            tv = outs[tool][0].get(p.idx, [])
-            for m in p.compare(tool, tv, pv.get(p.idx, []),
-                               refs.get(p.idx, {}), fused):
+            # (the model's results as the tool's own build ran them: it
+            # links the model of what the tool fuses)
+            tv, trefs = outs[tool]
+            for m in p.compare(tool, tv.get(p.idx, []), pv.get(p.idx, []),
+                               trefs.get(p.idx, {}), fused):
                 fails.append((p.idx, m))
     return progs, fails

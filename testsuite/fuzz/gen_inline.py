@@ -58,6 +58,10 @@ from fuzz_common import ProgBase, TYPES, fast_math, no_signed_zeros
 
 NI = 33     # the longest row: buffers are sized for it
 
+# The tools that fuse the matmul (a Dot region): their builds link the
+# model built with -DNF_FZ_DOT (fuzz_run.py).
+DOT_TOOLS = ('plugin',)
+
 
 class InlineProg(ProgBase):
 
@@ -251,7 +255,10 @@ class InlineProg(ProgBase):
         for h in sorted(self.calls):
             out.append(self.helper(h, model))
         out.append(f'static void mm{i} ({T} *xout, const {T} *x, const {T} *w,'
-                   f' int n, int d)\n{{\n  for (int i = 0; i < d; i++)\n'
+                   f' int n, int d)\n{{\n')
+        if model:
+            out.append(self.mm_model())
+        out.append(f'  for (int i = 0; i < d; i++)\n'
                    f'    {{\n      {T} val = 0.0{L};\n'
                    f'      for (int j = 0; j < n; j++) val += w[i * n + j] * '
                    f'x[j];\n      xout[i] = val;\n    }}\n}}\n')
@@ -267,6 +274,18 @@ class InlineProg(ProgBase):
         body = body.replace('@mm@', f'mm{i}')
         out.append(f'  {body}\n}}\n')
         return ''.join(out)
+
+    def mm_model(self):
+        """The model of the matmul where the tool fuses it (model.c built
+        with -DNF_FZ_DOT): the call of nf_matvec_<T> under the guard the
+        call plan sets (lower/match.h: rows of 16 elements or more, and
+        under -ffast-math 2^16 elements in all), the loop otherwise."""
+        sfx = 'f32' if self.T == 'float' else 'f64'
+        big = (' && (size_t) d * (size_t) n >= ((size_t) 1 << 16)'
+               if fast_math(self.flags) else '')
+        return (f'#ifdef NF_FZ_DOT\n  if (n >= 16{big})\n'
+                f'    {{\n      nf_matvec_{sfx} (xout, w, x, d, n);\n'
+                f'      return;\n    }}\n#endif\n')
 
     def params(self):
         T = self.T
@@ -363,6 +382,10 @@ class InlineProg(ProgBase):
                 if not loops:
                     continue
             exp[(name, kind)] += 1
+        # The matmul: one Dot region in its own body (nf-early-loop), the
+        # plugin's only (neuronfuse-clang has no Dot yet: DOT_TOOLS).
+        if tool in DOT_TOOLS:
+            exp[(f'mm{i}', 'Dot')] += 1
         return +exp, '; '.join(desc)
 
     def check_verdict(self, tool, rep, ctx):

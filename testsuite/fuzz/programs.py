@@ -129,6 +129,10 @@ void nf_rmsnorm_f64 (double *y, const double *x, const double *w, size_t n,
 		     double eps);
 float nf_nrm2_f32 (const float *x, size_t n);
 double nf_nrm2_f64 (const double *x, size_t n);
+void nf_matvec_f32 (float *y, const float *w, const float *x, size_t d,
+		    size_t n);
+void nf_matvec_f64 (double *y, const double *w, const double *x, size_t d,
+		    size_t n);
 extern volatile unsigned long nf_fz_count;
 #ifdef __cplusplus
 }
