@@ -35,12 +35,17 @@
    transposed matrix (a sum down the columns); strided vectors are not
    contiguous (reported).
 
+   nf_dot_nest_region builds the rank-2 region of a nest from what a
+   front end found in it (struct nf_dot_nest_facts): both front ends
+   hand the same facts to it, so that the plugin's and neuronfuse-clang's
+   regions, dumps and reports agree.
+
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
-#include "match-util.h"
+#include <string.h>
 
-/* Why a reduction of a product from a value other than 0 is no Dot.  */
-#define NF_WHY_DOT_INIT "the sum does not start from 0"
+#include "match-util.h"
+#include "reasons.h"
 
 /* V with widening float CONVERTs and BROADCASTs looked through (each
    added to L), and whether a BROADCAST was among them (*BCAST).  */
@@ -79,8 +84,7 @@ nf_dot_matrix (const nf_region *r, nf_value *w, nf_value *x, bool abcast,
 	       bool bbcast)
 {
   if (abcast == bbcast)
-    return abcast ? "both factors are the same for every row"
-		  : "both factors advance with the row";
+    return abcast ? NF_WHY_DOT_NO_ROWS : NF_WHY_DOT_BOTH_ROWS;
   if (abcast)
     {
       nf_value t = *w;
@@ -112,9 +116,9 @@ nf_dot_stored (const nf_region *r, nf_value s, nf_oplist *l, nf_value *result)
   nf_value via = s;
   nf_value u = nf_user_through_casts (r, s, l, &via);
   if (nf_op (r, u) != NF_OP_STORE || nf_value_escapes (r, via))
-    return "the row sums are not only stored";
+    return NF_WHY_DOT_NOT_ONLY_STORED;
   if (nf_value_type (r, via).rank != 1 || nf_access_stride (r, u) != 1)
-    return "the row sums are not stored contiguously";
+    return NF_WHY_DOT_STORE_STRIDE;
   *result = via;
   return NULL;
 }
@@ -178,4 +182,51 @@ nf_match_dot (const nf_region *r, nf_value anchor, nf_match *m)
   m->weight = b;
   m->reduce_dims = 1u;
   return nf_match_accept (r, m, &l);
+}
+
+nf_region *
+nf_dot_nest_region (const struct nf_dot_nest_facts *f, nf_match *m,
+		    const char **why)
+{
+  nf_region *r = nf_region_new (f->function);
+  *why = NULL;
+  memset (m, 0, sizeof *m);
+  if (!r)
+    return *why = "out of memory", NULL;
+  nf_region_set_loc (r, f->loc);
+  int dsym = nf_region_add_sym (r, "d", NF_NO_VALUE);
+  int nsym = nf_region_add_sym (r, f->n_name ? f->n_name : "n", NF_NO_VALUE);
+  nf_dim dd = nf_sym_dim (dsym), dn = nf_sym_dim (nsym);
+  nf_type mat = nf_tensor2_type (f->welt, dd, dn);
+  nf_type vec = nf_tensor1_type (f->xelt, dn);
+  nf_type out = nf_tensor1_type (f->yelt, dd);
+  nf_value wp = nf_param (r, f->w_label ? f->w_label : "w", mat, true);
+  nf_value xp = nf_param (r, f->x_label ? f->x_label : "x", vec, true);
+  nf_value yp = nf_param (r, f->y_label ? f->y_label : "y", out, true);
+  nf_value wv = nf_load (r, wp, mat, 0, 1, NF_ROWS_DENSE);
+  nf_value xv = nf_load (r, xp, vec, 0, 1, 0);
+  /* The factors' conversions to the product's type, as the row had.  */
+  if (nf_value_type (r, wv).elem != f->prod)
+    wv = nf_convert (r, wv, f->prod);
+  if (nf_value_type (r, xv).elem != f->prod)
+    xv = nf_convert (r, xv, f->prod);
+  xv = nf_broadcast (r, xv, nf_tensor2_type (f->prod, dd, dn));
+  nf_value p = f->w_first ? nf_binary (r, NF_OP_MUL, wv, xv)
+			  : nf_binary (r, NF_OP_MUL, xv, wv);
+  if (f->accum != f->prod)
+    p = nf_convert (r, p, f->accum);
+  nf_value zero = nf_const (r, nf_scalar_type (f->accum), 0.0);
+  nf_value s = nf_reduce (r, p, zero, NF_OP_ADD, 2u);
+  nf_value sv = s;
+  if (f->store_converts || f->yelt != f->accum)
+    sv = nf_convert (r, s, f->yelt);
+  nf_store (r, yp, sv, 0, 1, 0);
+  if (s == NF_NO_VALUE || !nf_match_dot (r, s, m))
+    {
+      *why = m->reason ? m->reason : NF_WHY_DOT_NEST;
+      nf_match_release (m);
+      nf_region_free (r);
+      return NULL;
+    }
+  return r;
 }

@@ -68,6 +68,27 @@ bool nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
    A sum of squares is no candidate (the norms').  */
 bool nf_match_dot (const nf_region *r, nf_value anchor, nf_match *m);
 
+/* What a front end found in a loop nest whose inner loop sums a row of
+   the matrix w against the vector x and whose outer loop stores each
+   sum into y: element kinds of the three arrays, of the product (the
+   factors converted to it) and of the sum, which factor the source
+   writes first, whether the store converts the sum, the arrays' labels
+   and the row length's name (NULL: "w", "x", "y", "n").  */
+struct nf_dot_nest_facts
+{
+  const char *function;
+  nf_srcloc loc;
+  const char *n_name, *w_label, *x_label, *y_label;
+  enum nf_elem welt, xelt, yelt, prod, accum;
+  bool w_first, store_converts;
+};
+
+/* The region (rank 2) of the nest F describes, matched as Dot into *M;
+   NULL with *WHY set when nf_match_dot does not take it (the caller
+   frees the region and releases *M).  */
+nf_region *nf_dot_nest_region (const struct nf_dot_nest_facts *f,
+			       nf_match *m, const char **why);
+
 /* m = reduce_max (x); e = exp (x - m); y = e / reduce_add (e, 0), the
    three loops of a softmax (match-softmax.c has the region IR the front
    ends build): anchored on the max's REDUCE.  M->input is x, M->result

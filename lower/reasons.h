@@ -13,10 +13,24 @@
 
 /* Building a loop region (plugin/loop-ir*.cc, frontend/loop-ir.c).  */
 #define NF_WHY_NOT_AFFINE "an array access is not affine in the loop"
-/* Dot: the matrix's rows are a constant number of elements apart that
-   is not the row length (a sliding window, y[i + j]: a correlation).  */
+/* Dot: a loop nest one step from a matrix-vector product (both front
+   ends' nest checks, lower/match-dot.c's matcher).  The matrix's rows a
+   constant number of elements apart that is not the row length (a
+   sliding window, y[i + j]: a correlation).  */
 #define NF_WHY_ROW_STEP                                                        \
   "the rows of the matrix are not one row length apart (a sliding window)"
+#define NF_WHY_DOT_INIT "the sum does not start from 0"
+#define NF_WHY_DOT_NEST "the nest is no matrix-vector product"
+#define NF_WHY_DOT_CARRIED "the sum is carried across rows"
+#define NF_WHY_DOT_NOT_ONLY_STORED "the row sums are not only stored"
+#define NF_WHY_DOT_STORE_STRIDE "the row sums are not stored contiguously"
+#define NF_WHY_DOT_NEST_AFFINE "an address is not affine in the loop nest"
+#define NF_WHY_DOT_READ_STRIDE                                                 \
+  "the matrix or the vector is not read contiguously"
+#define NF_WHY_DOT_BOTH_ROWS "both factors advance with the row"
+#define NF_WHY_DOT_NO_ROWS "both factors are the same for every row"
+#define NF_WHY_DOT_SOME_ROWS "not every row is computed and stored"
+#define NF_WHY_DOT_ROW_LENGTH "the row length changes from row to row"
 #define NF_WHY_NOT_CONTIGUOUS                                                  \
   "an array access is not contiguous (its step is not the element size)"
 #define NF_WHY_LOOP_SHAPE "the loop's shape is not supported"

@@ -142,7 +142,7 @@ nf_dot_outer_body (class loop *outer, const char **why)
 	  if (virtual_operand_p (res))
 	    continue;
 	  if (SCALAR_FLOAT_TYPE_P (TREE_TYPE (res)) && bbs[i] == outer->header)
-	    *why = "the sum is carried across rows";
+	    *why = NF_WHY_DOT_CARRIED;
 	}
       for (gimple_stmt_iterator gsi = gsi_start_bb (bbs[i]); !gsi_end_p (gsi);
 	   gsi_next (&gsi))
@@ -167,7 +167,7 @@ nf_dot_outer_body (class loop *outer, const char **why)
     }
   free (bbs);
   if (!*why && !store)
-    *why = "the row sums are not only stored";
+    *why = NF_WHY_DOT_NOT_ONLY_STORED;
   return *why ? NULL : store;
 }
 
@@ -271,7 +271,7 @@ nf_dot_accesses (struct nf_dot_nest *n, struct nf_lregion *g, nf_value a,
   n->yelt = TREE_TYPE (yref);
   if (!nf_dot_access (n, n->outer, n->store, yref, &base, &row, &elt)
       || elt || !nf_dot_step_is (row, TYPE_SIZE_UNIT (n->yelt)))
-    return "the row sums are not stored contiguously";
+    return NF_WHY_DOT_STORE_STRIDE;
   n->y0 = base;
   tree bases[2], rows[2];
   tree elts[2];
@@ -284,13 +284,12 @@ nf_dot_accesses (struct nf_dot_nest *n, struct nf_lregion *g, nf_value a,
       tree ref = gimple_assign_rhs1 (ld);
       elts[k] = TREE_TYPE (ref);
       if (!nf_dot_access (n, n->inner, ld, ref, &bases[k], &rows[k], &elt))
-	return "an address is not affine in the loop nest";
+	return NF_WHY_DOT_NEST_AFFINE;
       if (!nf_dot_step_is (elt, TYPE_SIZE_UNIT (elts[k])))
-	return "the matrix or the vector is not read contiguously";
+	return NF_WHY_DOT_READ_STRIDE;
     }
   if ((rows[0] == NULL_TREE) == (rows[1] == NULL_TREE))
-    return rows[0] ? "both factors advance with the row"
-		   : "both factors are the same for every row";
+    return rows[0] ? NF_WHY_DOT_BOTH_ROWS : NF_WHY_DOT_NO_ROWS;
   n->w_first = rows[0] != NULL_TREE;
   int w = n->w_first ? 0 : 1;
   n->w0 = bases[w];
@@ -341,54 +340,26 @@ nf_dot_region (const struct nf_dot_nest *n, struct nf_lregion *g,
 	       bool store_converts, nf_match *m, const char **why)
 {
   const nf_region *r1 = g->r;
-  nf_region *r = nf_region_new (nf_region_function (r1));
-  nf_region_set_loc (r, nf_value_loc (r1, anchor));
   char name[64];
-  int dsym = nf_region_add_sym (r, "d", NF_NO_VALUE);
   nf_dim nd = nf_value_type (r1, a).dims[0];
-  int nsym = nf_region_add_sym (
-    r, nd.sym >= 0 ? nf_region_sym_name (r1, nd.sym) : "n", NF_NO_VALUE);
-  nf_dim dd = nf_sym_dim (dsym), dn = nf_sym_dim (nsym);
   nf_value wf = n->w_first ? a : b, xf = n->w_first ? b : a;
-  nf_type mat = nf_tensor2_type (nf_dot_elem (n->welt), dd, dn);
-  nf_type vec = nf_tensor1_type (nf_dot_elem (n->xelt), dn);
-  nf_type out = nf_tensor1_type (nf_dot_elem (n->yelt), dd);
-  const char *wl = nf_value_label (r1, nf_access_base (r1, wf));
-  const char *xl = nf_value_label (r1, nf_access_base (r1, xf));
   nf_value_name (TREE_OPERAND (gimple_assign_lhs (n->store), 0), name,
 		 sizeof name);
-  nf_value wp = nf_param (r, wl ? wl : "w", mat, true);
-  nf_value xp = nf_param (r, xl ? xl : "x", vec, true);
-  nf_value yp = nf_param (r, name, out, true);
-  nf_value wv = nf_load (r, wp, mat, 0, 1, NF_ROWS_DENSE);
-  nf_value xv = nf_load (r, xp, vec, 0, 1, 0);
-  /* The factors' conversions to the product's type, as the row had.  */
-  enum nf_elem pe = nf_value_type (r1, p).elem;
-  if (nf_value_type (r, wv).elem != pe)
-    wv = nf_convert (r, wv, pe);
-  if (nf_value_type (r, xv).elem != pe)
-    xv = nf_convert (r, xv, pe);
-  nf_type pmat = nf_tensor2_type (pe, dd, dn);
-  xv = nf_broadcast (r, xv, pmat);
-  nf_value prod = n->w_first ? nf_binary (r, NF_OP_MUL, wv, xv)
-			     : nf_binary (r, NF_OP_MUL, xv, wv);
-  enum nf_elem acc = nf_value_type (r1, anchor).elem;
-  if (acc != pe)
-    prod = nf_convert (r, prod, acc);
-  nf_value zero = nf_const (r, nf_scalar_type (acc), 0.0);
-  nf_value s = nf_reduce (r, prod, zero, NF_OP_ADD, 2u);
-  nf_value sv = s;
-  if (store_converts || nf_dot_elem (n->yelt) != acc)
-    sv = nf_convert (r, s, nf_dot_elem (n->yelt));
-  nf_store (r, yp, sv, 0, 1, 0);
-  if (s == NF_NO_VALUE || !nf_match_dot (r, s, m))
-    {
-      *why = m->reason ? m->reason : "the nest is no matrix-vector product";
-      nf_match_release (m);
-      nf_region_free (r);
-      return NULL;
-    }
-  return r;
+  struct nf_dot_nest_facts f;
+  f.function = nf_region_function (r1);
+  f.loc = nf_value_loc (r1, anchor);
+  f.n_name = nd.sym >= 0 ? nf_region_sym_name (r1, nd.sym) : NULL;
+  f.w_label = nf_value_label (r1, nf_access_base (r1, wf));
+  f.x_label = nf_value_label (r1, nf_access_base (r1, xf));
+  f.y_label = name;
+  f.welt = nf_dot_elem (n->welt);
+  f.xelt = nf_dot_elem (n->xelt);
+  f.yelt = nf_dot_elem (n->yelt);
+  f.prod = nf_value_type (r1, p).elem;
+  f.accum = nf_value_type (r1, anchor).elem;
+  f.w_first = n->w_first;
+  f.store_converts = store_converts;
+  return nf_dot_nest_region (&f, m, why);
 }
 
 /* The step 5 test: y disjoint from w and from x, the row step n
@@ -507,7 +478,7 @@ nf_dot_nest_of (struct nf_lregion *g, nf_value anchor, struct nf_dot_nest *n,
 		       gimple_bb (n->store))
       || !dominated_by_p (CDI_DOMINATORS, n->outer->latch,
 			  g->loops[0].guard_bb))
-    return *why = "not every row is computed and stored", false;
+    return *why = NF_WHY_DOT_SOME_ROWS, false;
   *store_converts = false;
   tree stored = nf_dot_strip (gimple_assign_rhs1 (n->store), store_converts);
   nf_value sv = TREE_CODE (stored) == SSA_NAME ? nf_lr_value (g, stored)
@@ -515,7 +486,7 @@ nf_dot_nest_of (struct nf_lregion *g, nf_value anchor, struct nf_dot_nest *n,
   while (sv != NF_NO_VALUE && nf_op (g->r, sv) == NF_OP_CONVERT)
     sv = nf_op_operand (g->r, sv, 0);
   if (sv != anchor)
-    return *why = "the row sums are not only stored", false;
+    return *why = NF_WHY_DOT_NOT_ONLY_STORED, false;
   if (nf_dot_used_after (n->outer))
     return *why = NF_WHY_LOOP_USED_AFTER, false;
   n->rows = nf_dot_rows (n->outer, why);
@@ -523,7 +494,7 @@ nf_dot_nest_of (struct nf_lregion *g, nf_value anchor, struct nf_dot_nest *n,
     return false;
   n->n = g->loops[0].count;
   if (!expr_invariant_in_loop_p (n->outer, n->n))
-    return *why = "the row length changes from row to row", false;
+    return *why = NF_WHY_DOT_ROW_LENGTH, false;
   /* Step 3.  */
   *why = nf_dot_accesses (n, g, *a, *b);
   return !*why;
