@@ -219,6 +219,26 @@ enum nf_opcode nf_lp_math (CXCursor call, int *nargs);
 
 /* --- loop-rewrite.c: the fused calls in C ---------------------------- */
 
+/* A string built on the heap by nf_lp_str_add: S (NULL until something
+   is added) holds LEN bytes and a NUL.  OOM says that an addition ran
+   out of memory (S is then freed and NULL).  */
+struct nf_lp_str
+{
+  char *s;
+  size_t len, cap;
+  bool oom;
+};
+/* Append FMT... to B, growing it as needed.  */
+void nf_lp_str_add (struct nf_lp_str *b, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+/* B's text ("" when nothing was added).  */
+const char *nf_lp_str_get (const struct nf_lp_str *b);
+/* Loop L's bound as written, and its trip count as a size_t, in *BOUND
+   and *COUNT (new strings: the caller frees them).  Returns false when
+   out of memory.  */
+bool nf_lp_count_text (const nf_tool *t, const struct nf_lp_loop *l,
+		       char **bound, char **count);
+
 /* The C text of the base of the array value P of G, and the element
    the array starts at.  */
 const char *nf_lp_array_text (const struct nf_lp *g, nf_value p);
@@ -243,5 +263,14 @@ const char *nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
 const char *nf_lp_loop_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
 				const nf_match *m,
 				const struct nf_lp_span *span);
+
+/* --- loop-dot.c: the matrix-vector nests ---------------------------- */
+
+/* The loop STMTS[I] of the N statements of the body of the loop OUTER,
+   as the row of a matrix-vector product: rewritten (OUTER becomes the
+   call behind its guard) or reported missed.  Returns whether it was
+   either (the norm and map attempts then leave the loop alone).  */
+bool nf_lp_try_dot (struct nf_lp_scan *s, CXCursor outer, CXCursor *stmts,
+		    int n, int i);
 
 #endif /* NF_LOOP_INT_H */

@@ -78,21 +78,7 @@ nf_lp_array_offset (const struct nf_lp *g, nf_value p)
   nf_internal_error ("a kernel argument has no array", __FILE__, __LINE__);
 }
 
-/* A string built on the heap by nf_lp_str_add: S (NULL until something
-   is added) holds LEN bytes and a NUL.  OOM says that an addition ran
-   out of memory (S is then freed and NULL).  */
-struct nf_lp_str
-{
-  char *s;
-  size_t len, cap;
-  bool oom;
-};
-
-/* Append FMT... to B, growing it as needed.  */
-static void nf_lp_str_add (struct nf_lp_str *b, const char *fmt, ...)
-  __attribute__ ((format (printf, 2, 3)));
-
-static void
+void
 nf_lp_str_add (struct nf_lp_str *b, const char *fmt, ...)
 {
   va_list ap;
@@ -124,8 +110,7 @@ oom:
   b->oom = true;
 }
 
-/* B's text ("" when nothing was added).  */
-static const char *
+const char *
 nf_lp_str_get (const struct nf_lp_str *b)
 {
   return b->s ? b->s : "";
@@ -139,10 +124,7 @@ nf_lp_rewrite_oom (struct nf_lp_scan *s)
   return "out of memory";
 }
 
-/* Step 1: loop L's bound as written, and its trip count as a size_t,
-   in *BOUND and *COUNT (new strings: the caller frees them).  Returns
-   false when out of memory.  */
-static bool
+bool
 nf_lp_count_text (const nf_tool *t, const struct nf_lp_loop *l, char **bound,
 		  char **count)
 {

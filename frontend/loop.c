@@ -633,7 +633,6 @@ static enum CXChildVisitResult
 nf_lp_visit (CXCursor c, CXCursor parent, CXClientData data)
 {
   struct nf_lp_scan *s = data;
-  (void) parent;
   if (clang_getCursorKind (c) == CXCursor_CompoundStmt)
     {
       int n = nf_ast_children (c, NULL, 0);
@@ -645,6 +644,10 @@ nf_lp_visit (CXCursor c, CXCursor parent, CXClientData data)
       for (int i = 0; i < n && !s->oom; i++)
 	if (clang_getCursorKind (stmts[i]) == CXCursor_ForStmt)
 	  {
+	    /* The row of a matrix-vector nest (loop-dot.c) first, as the
+	       plugin's nf_loop_try.  */
+	    if (nf_lp_try_dot (s, parent, stmts, n, i))
+	      continue;
 	    int used = nf_lp_try (s, stmts, n, i);
 	    if (used > 0)
 	      i += used - 1;
@@ -748,7 +751,7 @@ nf_loop_run (nf_tool *t)
 {
   if (!(t->kinds
 	& (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT | NF_KIND_EXPM1 | NF_KIND_LOG1P
-	   | NF_KIND_ELEMENTWISE)))
+	   | NF_KIND_ELEMENTWISE | NF_KIND_DOT)))
     return 0;
   return nf_tool_each_function (t, nf_lp_unoptimized, nf_lp_function, NULL);
 }

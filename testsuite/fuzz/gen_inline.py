@@ -60,7 +60,7 @@ NI = 33     # the longest row: buffers are sized for it
 
 # The tools that fuse the matmul (a Dot region): their builds link the
 # model built with -DNF_FZ_DOT (fuzz_run.py).
-DOT_TOOLS = ('plugin',)
+DOT_TOOLS = ('plugin', 'clang')
 
 
 class InlineProg(ProgBase):
@@ -382,8 +382,8 @@ class InlineProg(ProgBase):
                 if not loops:
                     continue
             exp[(name, kind)] += 1
-        # The matmul: one Dot region in its own body (nf-early-loop), the
-        # plugin's only (neuronfuse-clang has no Dot yet: DOT_TOOLS).
+        # The matmul: one Dot region in its own body (the plugin's
+        # nf-early-loop, neuronfuse-clang's source rewrite).
         if tool in DOT_TOOLS:
             exp[(f'mm{i}', 'Dot')] += 1
         return +exp, '; '.join(desc)

@@ -2,8 +2,9 @@
    Purpose: the matrix-vector loop nests inference engines run become one
    call of the matrix-vector kernel: llama2.c's matmul (w[i * n + j],
    int sizes), a double one (size_t sizes), a float sum of _Float16
-   weights against a float vector, and a double sum of float products
-   stored as float.  Each result is checked against a long double
+   weights against a float vector, a double sum of float products
+   stored as float, a row read through a pointer set per row, and a
+   layer's matrix at an offset.  Each result is checked against a long double
    reference: a fused one within half an ulp of it plus the double sum's
    error, a plain one within the float loop's.  An output that overlaps
    the matrix runs the original loops (the guard).  */
@@ -55,6 +56,34 @@ matmul_dacc (float *y, const float *w, const float *x, int d, int n)
       for (int j = 0; j < n; j++)
 	s += (double) w[i * n + j] * x[j];
       y[i] = (float) s;
+    }
+}
+
+/* A row pointer set per row (&w[i * n]), and a layer's matrix at an
+   offset, the vector first (llama2.c's w->wq + l * dim * dim).  */
+__attribute__ ((noipa)) void
+matmul_rowptr (float *y, const float *w, const float *x, int d, int n)
+{
+  for (int i = 0; i < d; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f32" } */
+    {
+      const float *row = &w[i * n];
+      float s = 0.0f;
+      for (int j = 0; j < n; j++)
+	s += row[j] * x[j];
+      y[i] = s;
+    }
+}
+
+__attribute__ ((noipa)) void
+matmul_layer (float *y, const float *w, int l, const float *x, int d, int n)
+{
+  const float *wl = w + (size_t) l * d * n;
+  for (int i = 0; i < d; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f32" } */
+    {
+      float s = 0.0f;
+      for (int j = 0; j < n; j++)
+	s += x[j] * wl[i * n + j];
+      y[i] = s;
     }
 }
 
@@ -181,6 +210,24 @@ main (void)
 	      }
 	    check_row ("matmul_dacc", y[i], s, a, n, i, f4, 0);
 	  }
+	int f5 = NF_FUSED (matmul_rowptr (y, w, x, d, n));
+	for (int pass = 0; pass < 2; pass++)
+	  {
+	    int f6 = pass ? NF_FUSED (matmul_layer (y, w, 0, x, d, n)) : f5;
+	    for (size_t i = 0; i < d; i++)
+	      {
+		long double s = 0, a = 0;
+		for (size_t j = 0; j < n; j++)
+		  {
+		    s += (long double) w[i * n + j] * x[j];
+		    a += fabsl ((long double) w[i * n + j] * x[j]);
+		  }
+		check_row (pass ? "matmul_layer" : "matmul_rowptr", y[i], s, a,
+			   n, i, f6, 0);
+	      }
+	    if (NF_PLUGIN && d > 0 && NF_MATVEC_PAYS (d, n))
+	      CHECK (f6);
+	  }
 	if (NF_PLUGIN && d > 0 && NF_MATVEC_PAYS (d, n))
 	  CHECK (f1 && f2 && f3 && f4);
       }
@@ -215,6 +262,6 @@ main (void)
   NF_DONE ();
 }
 
-/* { dg-final { nf-report-regions Dot 6 } } */
-/* { dg-final { nf-report-region Dot matmul 16 outlined } } */
+/* { dg-final { nf-report-regions Dot 8 } } */
+/* { dg-final { nf-report-region Dot matmul 17 outlined } } */
 /* { dg-final { nf-report-missed-count 0 } } */
