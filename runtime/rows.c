@@ -1,10 +1,10 @@
 /* rows.c: nf_rmsnorm_rows_*, RMSNorm of many rows of one length, split
    across a small pool of POSIX threads; nf_set_num_threads.
 
-   Each thread takes whole rows in static chunks (as ggml does): a row is
-   at most a few microseconds of work, and splitting one would need a
-   second reduction.  The caller's thread runs the first chunk, workers
-   of the pool the others.  Small batches stay on the calling thread
+   Each thread takes whole rows in fixed chunks (NF_POOL_CHUNKS a
+   thread), claimed one at a time: a row is at most a few microseconds
+   of work, and splitting one would need a second reduction.  The
+   caller's thread and the pool's workers claim the chunks alike.  Small batches stay on the calling thread
    (NF_ROWS_PAR_MIN).  When the output is too big to stay cached, the
    rows are written with non-temporal stores: they skip the
    read-for-ownership of each line, a third of a row pass's traffic where
@@ -25,12 +25,22 @@
 
    The pool: NF_POOL_MAX workers at most, started on demand and never
    stopped, each blocked on its own semaphore.  A call takes the pool's
-   owner mutex, writes the job, posts one semaphore per worker it needs,
-   runs its own chunk and waits on the done semaphore once per worker;
-   the posts and waits are what order the job's writes before the
-   workers' reads and their outputs before the caller's return (no other
-   shared state, so ThreadSanitizer checks it whole: testsuite's
-   thread-test-tsan).  A call that finds the pool in use by another
+   owner mutex, writes the job, publishes it in the claim word (the job's
+   generation and its next chunk) and posts one semaphore per worker it
+   needs; then the caller and the workers claim the chunks one at a time
+   (a compare-and-swap on the claim word that names the generation), and
+   whoever finishes the job's last chunk posts the done semaphore unless
+   it is the caller.  So a worker that the system has not scheduled yet
+   (another process has its core) delays nothing: the caller runs the
+   chunk it would have run, and the worker, when it wakes, finds nothing
+   left of that job (on a 2-vCPU guest running a build alongside,
+   llama2.c's forward ran 2.5 times slower on two threads than on one
+   while the caller waited for its worker's chunk).  A chunk is the same
+   rows whoever runs it, so the results do not depend on who ran what.
+   The claim's acquire orders the job's writes before a worker's reads,
+   the last chunk's count (or done post) its outputs before the caller's
+   return (ThreadSanitizer checks it: testsuite's thread-test-tsan).  A
+   call that finds the pool in use by another
    thread does all its rows on its own thread rather than wait: the
    other call already has the cores.  A worker waiting for
    work, and the caller waiting for the workers, first poll their
@@ -101,6 +111,19 @@
 #define NF_POOL_SPIN_NS 100000
 #endif
 
+/* Chunks a call's rows are split into, per thread: the caller and the
+   workers claim them one at a time, so a worker the system runs late or
+   stops mid-chunk holds at most that share of the rows.  llama2.c's
+   run.c on a stories15M-shaped checkpoint, on the 2-vCPU guest of
+   bench/RESULTS.md with one busy loop sharing it, in tok/s: 2 threads
+   with 4 chunks each 126 to 165, with 1 chunk each 110 to 147, the
+   pool that waited for its worker's fixed chunk 59 to 60, one thread
+   177 to 184 (plain -O3: 43); with two busy loops 127 to 151, 79 to
+   140, 52 to 54 and 99 to 132; idle, 443 to 465 either way.  */
+#ifndef NF_POOL_CHUNKS
+#define NF_POOL_CHUNKS 4
+#endif
+
 /* The most workers the pool starts: with the caller, 64 threads, more
    than the memory bandwidth of any current socket needs for a pass
    that moves 8 bytes per float.  */
@@ -116,16 +139,21 @@ struct nf_rows_job
   unsigned chunks;
 };
 
-/* The pool.  WORKERS, JOB and the semaphores' initialization belong to
-   whoever holds OWNER; a worker reads JOB between its go post and its
-   done post.  */
+/* The pool.  WORKERS, JOB, FINISHED's reset and the semaphores'
+   initialization belong to whoever holds OWNER; a worker reads JOB only
+   after it claimed one of its chunks, which the job's caller waits
+   for.  */
 static struct
 {
   pthread_mutex_t owner;
   unsigned workers; /* started, numbered 0 to workers - 1 */
   struct nf_rows_job job;
-  sem_t go[NF_POOL_MAX]; /* worker I runs chunk I + 1 on each post */
-  sem_t done;		 /* posted once per chunk a worker ran */
+  /* The job's generation (high 32 bits) and its next unclaimed chunk
+     (low 32); atomic.  */
+  unsigned long long claim;
+  unsigned finished;	 /* the job's chunks done; atomic */
+  sem_t go[NF_POOL_MAX]; /* a new job for worker I (maybe gone already) */
+  sem_t done;		 /* a worker finished the job's last chunk */
 } pool = { .owner = PTHREAD_MUTEX_INITIALIZER };
 
 /* nf_set_num_threads's count, 0 for none; atomic.  */
@@ -229,8 +257,47 @@ chunk_bounds (size_t rows, unsigned chunks, unsigned c, size_t *r0, size_t *r1)
   *r1 = *r0 + q + (c < m);
 }
 
-/* Worker ARG (its index): run chunk ARG + 1 of the job on each post of
-   its semaphore, then post done.  Never returns.  */
+/* Claim the next chunk of the current job: its index in *C, or false
+   when none is left.  (Its generation cannot change under a claimed
+   chunk: the job's caller waits for every chunk.)  */
+static int
+claim_chunk (unsigned *c)
+{
+  unsigned long long w = __atomic_load_n (&pool.claim, __ATOMIC_ACQUIRE);
+  for (;;)
+    {
+      /* The chunk count is the job's, read after the claim word that
+	 published it; a stale word's chunk count may be another job's,
+	 but then the CAS fails.  */
+      unsigned next = (unsigned) w;
+      if (next >= __atomic_load_n (&pool.job.chunks, __ATOMIC_RELAXED))
+	return 0;
+      if (__atomic_compare_exchange_n (&pool.claim, &w, w + 1, 0,
+				       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+	{
+	  *c = next;
+	  return 1;
+	}
+    }
+}
+
+/* Run the claimed chunk C of the job; true when it was the job's last
+   to finish.  */
+static int
+run_chunk (unsigned c)
+{
+  /* (read before the count: once the last chunk is counted, the next
+     call may write the job)  */
+  unsigned chunks = __atomic_load_n (&pool.job.chunks, __ATOMIC_RELAXED);
+  size_t r0, r1;
+  chunk_bounds (pool.job.rows, chunks, c, &r0, &r1);
+  pool.job.run (pool.job.ctx, r0, r1);
+  return __atomic_add_fetch (&pool.finished, 1, __ATOMIC_ACQ_REL) == chunks;
+}
+
+/* Worker ARG (its index): on each post of its semaphore, claim and run
+   chunks of the job while there are any; post done when it ran the
+   last.  Never returns.  */
 static void *
 worker_main (void *arg)
 {
@@ -238,11 +305,10 @@ worker_main (void *arg)
   for (;;)
     {
       pool_wait (&pool.go[i]);
-      struct nf_rows_job j = pool.job;
-      size_t r0, r1;
-      chunk_bounds (j.rows, j.chunks, i + 1, &r0, &r1);
-      j.run (j.ctx, r0, r1);
-      sem_post (&pool.done);
+      unsigned c;
+      while (claim_chunk (&c))
+	if (run_chunk (c))
+	  sem_post (&pool.done);
     }
   return NULL;
 }
@@ -333,13 +399,28 @@ nf_rows_split (void (*run) (const void *, size_t, size_t), const void *ctx,
   if (t > pool.workers + 1)
     t = pool.workers + 1;
 
-  pool.job = (struct nf_rows_job){ run, ctx, rows, t };
+  /* The job, then the claim word that publishes it (its chunk count
+     written atomically: a late worker of the previous job may read it
+     before its CAS fails).  */
+  pool.job.run = run;
+  pool.job.ctx = ctx;
+  pool.job.rows = rows;
+  /* NF_POOL_CHUNKS chunks a thread: a worker the system runs late or
+     stops holds at most that share of the rows.  */
+  size_t chunks = (size_t) t * NF_POOL_CHUNKS;
+  if (chunks > rows)
+    chunks = rows;
+  __atomic_store_n (&pool.job.chunks, (unsigned) chunks, __ATOMIC_RELAXED);
+  __atomic_store_n (&pool.finished, 0, __ATOMIC_RELAXED);
+  unsigned long long gen = (pool.claim >> 32) + 1;
+  __atomic_store_n (&pool.claim, gen << 32, __ATOMIC_RELEASE);
   for (unsigned i = 0; i + 1 < t; i++)
     sem_post (&pool.go[i]);
-  size_t r0, r1;
-  chunk_bounds (rows, t, 0, &r0, &r1);
-  run (ctx, r0, r1);
-  for (unsigned i = 0; i + 1 < t; i++)
+  unsigned c;
+  int last = 0;
+  while (claim_chunk (&c))
+    last |= run_chunk (c);
+  if (!last)
     pool_wait (&pool.done);
   pthread_mutex_unlock (&pool.owner);
   pthread_setcancelstate (cancel, NULL);
