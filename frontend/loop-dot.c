@@ -762,7 +762,8 @@ nf_dot_rewrite (struct nf_lp_scan *s, struct nf_dot_nest *n, int w)
   nf_call c;
   nf_call_flags fl = { t->fast_math, t->associative_math };
   const struct nf_lp_loop *l0 = &g->loops[0];
-  size_t begin = nf_ast_begin (n->outer), end = nf_ast_end (n->outer);
+  size_t begin = nf_lp_pragmas_before (t, nf_ast_begin (n->outer));
+  size_t end = nf_ast_end (n->outer);
   char *rows = NULL, *count = NULL, *b0 = NULL, *b1 = NULL, *text = NULL;
   if ((why = nf_call_plan (r, &m, &fl, &c)))
     ;

@@ -233,6 +233,11 @@ void nf_lp_str_add (struct nf_lp_str *b, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 /* B's text ("" when nothing was added).  */
 const char *nf_lp_str_get (const struct nf_lp_str *b);
+/* The start of the #pragma lines right before the statement at BEGIN
+   of T's buffer (#pragma omp parallel for, #pragma GCC ivdep), or
+   BEGIN: a call inserted before the statement goes before them, which
+   belong to it.  */
+size_t nf_lp_pragmas_before (const nf_tool *t, size_t begin);
 /* Loop L's bound as written, and its trip count as a size_t, in *BOUND
    and *COUNT (new strings: the caller frees them).  Returns false when
    out of memory.  */

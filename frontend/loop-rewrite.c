@@ -124,6 +124,38 @@ nf_lp_rewrite_oom (struct nf_lp_scan *s)
   return "out of memory";
 }
 
+size_t
+nf_lp_pragmas_before (const nf_tool *t, size_t begin)
+{
+  const char *b = t->buf;
+  size_t at = begin;
+  for (;;)
+    {
+      /* The start of AT's line, when only blanks come before AT on it.  */
+      size_t ls = at;
+      while (ls > 0 && (b[ls - 1] == ' ' || b[ls - 1] == '\t'))
+	ls--;
+      if (ls == 0 || b[ls - 1] != '\n')
+	return at;
+      /* The line before: a #pragma (not continued from its own line
+	 before) belongs to the statement at AT.  */
+      size_t pe = ls - 1, ps = pe;
+      while (ps > 0 && b[ps - 1] != '\n')
+	ps--;
+      size_t q = ps;
+      while (q < pe && (b[q] == ' ' || b[q] == '\t'))
+	q++;
+      if (q >= pe || b[q] != '#' || (ps >= 2 && b[ps - 2] == '\\'))
+	return at;
+      size_t hash = q++;
+      while (q < pe && (b[q] == ' ' || b[q] == '\t'))
+	q++;
+      if (pe - q < 6 || memcmp (b + q, "pragma", 6) != 0)
+	return at;
+      at = hash;
+    }
+}
+
 bool
 nf_lp_count_text (const nf_tool *t, const struct nf_lp_loop *l, char **bound,
 		  char **count)

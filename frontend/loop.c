@@ -223,7 +223,7 @@ nf_lp_build_norm (struct nf_lp *g, bool exits, struct nf_lp_span *span,
   int last = span->last = nf_lp_norm_tail (g, span, store);
   if (nf_lp_fabs_used (g))
     nf_lp_fail (g, NF_WHY_UNMODELED);
-  span->begin = nf_ast_begin (stmts[i]);
+  span->begin = nf_lp_pragmas_before (g->t, nf_ast_begin (stmts[i]));
   span->end = g->ret != NF_NO_VALUE ? nf_ast_begin (stmts[last])
 				    : nf_lp_stmt_end (g->t, stmts[last]);
   return true;
@@ -506,7 +506,7 @@ nf_lp_loop_leaves (const struct nf_lp_scan *s, const struct nf_lp *g,
       if (refs.n > 0)
 	return NF_WHY_LOOP_USED_AFTER;
     }
-  size_t begin = span->begin = nf_ast_begin (stmt);
+  size_t begin = span->begin = nf_lp_pragmas_before (t, nf_ast_begin (stmt));
   size_t end = span->end = nf_lp_stmt_end (t, stmt);
   if (end <= begin || nf_tool_in_macro (t, begin, begin + 1)
       || nf_tool_in_macro (t, end - 1, end))
