@@ -520,13 +520,13 @@ nf_dot_nest_of (struct nf_dot_nest *n, CXCursor *stmts, int cnt, int i,
 	 && !nf_lp_same_text (g->t, n->f[0], n->f[1]);
 }
 
-/* Step 3: whether the variable DECL is read after the text of C.  */
+/* Step 3: whether the variable DECL's value after the nest (the
+   statement C) may be read (nf_lp_read_outside; the refs of C itself
+   are the nest's).  */
 static bool
 nf_dot_read_after (const struct nf_lp_scan *s, CXCursor decl, CXCursor c)
 {
-  struct nf_lp_refs refs = { decl, nf_ast_end (c), 0, 0 };
-  clang_visitChildren (s->fn, nf_lp_count_refs, &refs);
-  return refs.n > 0;
+  return nf_lp_read_outside (s->fn, decl, c);
 }
 
 /* Step 4: the row length of the 2-D array BASE (a pointer to rows or
@@ -574,9 +574,11 @@ nf_dot_check (const struct nf_lp_scan *s, struct nf_dot_nest *n,
     }
   if (conditional)
     return NF_WHY_DOT_SOME_ROWS;
+  /* (j too after the nest: within it, the next row's inner loop sets
+     it before anything reads it)  */
   if (nf_dot_read_after (s, n->acc, n->outer)
       || nf_dot_read_after (s, g->loops[0].ivar, n->outer)
-      || nf_dot_read_after (s, g->loops[1].ivar, n->inner))
+      || nf_dot_read_after (s, g->loops[1].ivar, n->outer))
     return NF_WHY_LOOP_USED_AFTER;
   bool reads;
   if (!nf_dot_invariant_r (n, g->loops[1].bound, &reads))

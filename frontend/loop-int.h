@@ -173,6 +173,13 @@ struct nf_lp_refs
 };
 enum CXChildVisitResult nf_lp_count_refs (CXCursor c, CXCursor parent,
 					  CXClientData data);
+/* Whether the function FN may read the value the variable DECL has
+   after the statement STMT: a reference outside STMT, but those inside
+   a for loop (not holding STMT) that first sets DECL = E, E not reading
+   it (opus's function-wide i, reused by the next loop).  References
+   before STMT count where they may run after it: in a loop around it,
+   or in a function with a goto.  */
+bool nf_lp_read_outside (CXCursor fn, CXCursor decl, CXCursor stmt);
 /* The end of statement C including its `;`.  */
 size_t nf_lp_stmt_end (const nf_tool *t, CXCursor c);
 

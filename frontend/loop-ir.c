@@ -694,3 +694,84 @@ nf_lp_stmt_end (const nf_tool *t, CXCursor c)
     i++;
   return i < t->len && t->buf[i] == ';' ? i + 1 : e;
 }
+
+/* Visit data for nf_lp_read_outside.  */
+struct nf_lp_outside
+{
+  CXCursor decl;
+  size_t begin, end; /* the statement's text */
+  size_t from;	     /* references from here on count */
+  bool read;
+  bool again;	     /* code before the statement may run after it */
+};
+
+/* Whether code before the statement O may run after it: a loop holds
+   it, or the function has a goto.  */
+static enum CXChildVisitResult
+nf_lp_again_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_outside *o = data;
+  (void) parent;
+  enum CXCursorKind k = clang_getCursorKind (c);
+  if (((k == CXCursor_ForStmt || k == CXCursor_WhileStmt
+	|| k == CXCursor_DoStmt)
+       && nf_ast_begin (c) < o->begin && nf_ast_end (c) >= o->end)
+      || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt)
+    {
+      o->again = true;
+      return CXChildVisit_Break;
+    }
+  return CXChildVisit_Recurse;
+}
+
+/* Whether C is DECL = E with E not reading DECL.  */
+static bool
+nf_lp_kills (CXCursor c, CXCursor decl)
+{
+  CXCursor k[2];
+  c = nf_ast_strip_noop (c);
+  if (nf_ast_binop (c) != CXBinaryOperator_Assign
+      || nf_ast_children (c, k, 2) != 2
+      || !nf_lp_same_decl (nf_lp_var_of (k[0]), decl)
+      || nf_lp_same_decl (nf_lp_var_of (k[1]), decl))
+    return false;
+  struct nf_lp_refs refs = { decl, 0, 0, 0 };
+  clang_visitChildren (k[1], nf_lp_count_refs, &refs);
+  return refs.n == 0;
+}
+
+static enum CXChildVisitResult
+nf_lp_outside_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_outside *o = data;
+  CXCursor kids[1];
+  (void) parent;
+  size_t b = nf_ast_begin (c);
+  if (b >= o->begin && nf_ast_end (c) <= o->end && b < o->end)
+    return CXChildVisit_Continue; /* the statement itself */
+  /* A for loop that sets DECL first, and does not hold the statement:
+     what it reads is its own value.  */
+  if (clang_getCursorKind (c) == CXCursor_ForStmt
+      && !(b <= o->begin && nf_ast_end (c) >= o->end)
+      && nf_ast_children (c, kids, 1) >= 1 && nf_lp_kills (kids[0], o->decl))
+    return CXChildVisit_Continue;
+  if (clang_getCursorKind (c) == CXCursor_DeclRefExpr && b >= o->from
+      && nf_lp_same_decl (clang_getCursorReferenced (c), o->decl))
+    {
+      o->read = true;
+      return CXChildVisit_Break;
+    }
+  return CXChildVisit_Recurse;
+}
+
+bool
+nf_lp_read_outside (CXCursor fn, CXCursor decl, CXCursor stmt)
+{
+  struct nf_lp_outside o = { decl,  nf_ast_begin (stmt), nf_ast_end (stmt),
+			     0,	    false,		 false };
+  clang_visitChildren (fn, nf_lp_again_visit, &o);
+  if (!o.again)
+    o.from = o.end;
+  clang_visitChildren (fn, nf_lp_outside_visit, &o);
+  return o.read;
+}

@@ -3,8 +3,9 @@
    call of the matrix-vector kernel: llama2.c's matmul (w[i * n + j],
    int sizes), a double one (size_t sizes), a float sum of _Float16
    weights against a float vector, a double sum of float products
-   stored as float, a row read through a pointer set per row, and a
-   layer's matrix at an offset.  Each result is checked against a long double
+   stored as float, a row read through a pointer set per row, a
+   layer's matrix at an offset, and induction variables the next loop
+   reuses.  Each result is checked against a long double
    reference: a fused one within half an ulp of it plus the double sum's
    error, a plain one within the float loop's.  An output that overlaps
    the matrix runs the original loops (the guard).  */
@@ -85,6 +86,25 @@ matmul_layer (float *y, const float *w, int l, const float *x, int d, int n)
 	s += x[j] * wl[i * n + j];
       y[i] = s;
     }
+}
+
+/* Induction variables declared for the whole function and reused by
+   the next loop (opus's tonality_analysis): their values after the
+   nest are dead.  */
+__attribute__ ((noipa)) void
+matmul_reuse (float *y, const float *w, const float *x, float *z, int d,
+	      int n)
+{
+  int i, j;
+  for (i = 0; i < d; i++) /* { dg-optimized "Dot: loop nest outlined into a call to nf_matvec_f32" } */
+    {
+      float s = 0.0f;
+      for (j = 0; j < n; j++)
+	s += w[i * n + j] * x[j];
+      y[i] = s;
+    }
+  for (i = 0; i < d; i++)
+    z[i] = 2 * y[i];
 }
 
 /* 2-D arrays: a static matrix of constant shape, a variably modified
@@ -228,8 +248,21 @@ main (void)
 	    if (NF_PLUGIN && d > 0 && NF_MATVEC_PAYS (d, n))
 	      CHECK (f6);
 	  }
+	static float z[D];
+	int f7 = NF_FUSED (matmul_reuse (y, w, x, z, d, n));
+	for (size_t i = 0; i < d; i++)
+	  {
+	    long double s = 0, a = 0;
+	    for (size_t j = 0; j < n; j++)
+	      {
+		s += (long double) w[i * n + j] * x[j];
+		a += fabsl ((long double) w[i * n + j] * x[j]);
+	      }
+	    check_row ("matmul_reuse", y[i], s, a, n, i, f7, 0);
+	    CHECK (z[i] == 2 * y[i]);
+	  }
 	if (NF_PLUGIN && d > 0 && NF_MATVEC_PAYS (d, n))
-	  CHECK (f1 && f2 && f3 && f4);
+	  CHECK (f1 && f2 && f3 && f4 && f7);
       }
   NF_LOOP_FILL (float, &W2[0][0], D2 * N2, 7, 0);
   CHECK (NF_FUSED (matmul_2d (y2, x)) == NF_PLUGIN);
@@ -262,6 +295,6 @@ main (void)
   NF_DONE ();
 }
 
-/* { dg-final { nf-report-regions Dot 8 } } */
-/* { dg-final { nf-report-region Dot matmul 17 outlined } } */
+/* { dg-final { nf-report-regions Dot 9 } } */
+/* { dg-final { nf-report-region Dot matmul 18 outlined } } */
 /* { dg-final { nf-report-missed-count 0 } } */
