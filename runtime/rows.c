@@ -368,12 +368,21 @@ start_worker (void)
    small (ELEMS, the elements in all, below PAR_MIN), the pool is busy or one
    thread is asked for, else in as many chunks as threads, this thread running
    the first.  If workers cannot be started, runs with those it has.  */
+/* libgomp's, where the program has OpenMP (weak: the library does not
+   link libgomp, see above).  Inside a parallel region the program's
+   threads already have the cores: a second team of the pool's would
+   compete with them.  llama2.c's matmul under -fopenmp, its loop body
+   fused by the plugin into a call per thread's rows: 215-225 tok/s with
+   the pool splitting each call again, 474 without (plain -fopenmp:
+   154-200; stories15M shape, 2 vCPUs).  */
+extern int omp_in_parallel (void) __attribute__ ((weak));
+
 void
 nf_rows_split (void (*run) (const void *, size_t, size_t), const void *ctx,
 	       size_t rows, size_t elems, size_t par_min)
 {
   unsigned t = 1;
-  if (elems >= par_min)
+  if (elems >= par_min && !(omp_in_parallel && omp_in_parallel ()))
     t = (unsigned) nf_get_num_threads ();
   if (t > rows)
     t = (unsigned) rows;
