@@ -648,11 +648,13 @@ nf_dot_add_apart (struct nf_lp_str *b, const char *p, const char *l1,
 }
 
 /* The guard and the call of the plan C for the nest N (the matrix the
-   factor W): "if (<test>) { <call>; } else\n  ", a new string or NULL
-   when out of memory.  ROWS and COUNT are the trip counts' texts.  */
+   factor W): "if (<test>) { <call>; } else\n  ", inside #ifndef _OPENMP
+   when OMP (the nest is an OpenMP loop: loop-int.h), a new string or
+   NULL when out of memory.  ROWS and COUNT are the trip counts'
+   texts.  */
 static char *
 nf_dot_text (const nf_tool *t, const struct nf_dot_nest *n, int w,
-	     const nf_call *c, const char *rows, const char *count)
+	     const nf_call *c, const char *rows, const char *count, bool omp)
 {
   struct nf_lp_str b = { 0 }, mn = { 0 };
   char *y = nf_dot_address (t, n, 2), *wm = nf_dot_address (t, n, w);
@@ -673,7 +675,7 @@ nf_dot_text (const nf_tool *t, const struct nf_dot_nest *n, int w,
   nf_lp_str_add (&mn, "%s * %s", rows, count);
   if (y && wm && x && !mn.oom)
     {
-      nf_lp_str_add (&b, "if (");
+      nf_lp_str_add (&b, "%sif (", omp ? NF_LP_OMP_OPEN : "");
       nf_dot_add_apart (&b, y, rows, wm, mn.s);
       nf_lp_str_add (&b, "\n      && ");
       nf_dot_add_apart (&b, y, rows, x, count);
@@ -688,8 +690,9 @@ nf_dot_text (const nf_tool *t, const struct nf_dot_nest *n, int w,
 		   && c->args[3].role == NF_ROLE_ROWS
 		   && c->args[4].role == NF_ROLE_N,
 		 "a matrix-vector call is y, w, x, rows, n");
-      nf_lp_str_add (&b, ")\n    { %s (%s, %s, %s, %s, %s); }\n  else\n  ",
-		     c->callee, y, wm, x, rows, count);
+      nf_lp_str_add (&b, ")\n    { %s (%s, %s, %s, %s, %s); }\n  else\n  %s",
+		     c->callee, y, wm, x, rows, count,
+		     omp ? NF_LP_OMP_CLOSE : "");
     }
   else
     b.oom = true;
@@ -779,7 +782,9 @@ nf_dot_rewrite (struct nf_lp_scan *s, struct nf_dot_nest *n, int w)
     why = NF_CLANG_WHY_MACRO;
   else if (!nf_lp_count_text (t, l0, &b0, &rows)
 	   || !nf_lp_count_text (t, l1, &b1, &count)
-	   || !(text = nf_dot_text (t, n, w, &c, rows, count)))
+	   || !(text = nf_dot_text (t, n, w, &c, rows, count,
+				    nf_lp_omp_pragma (t, begin,
+						      nf_ast_begin (n->outer)))))
     {
       s->oom = 1;
       why = "out of memory";

@@ -157,6 +157,18 @@ nf_lp_pragmas_before (const nf_tool *t, size_t begin)
 }
 
 bool
+nf_lp_omp_pragma (const nf_tool *t, size_t from, size_t to)
+{
+  for (size_t i = from; i + 3 <= to && i + 3 <= t->len; i++)
+    if (memcmp (t->buf + i, "omp", 3) == 0
+	&& (i == 0 || t->buf[i - 1] == ' ' || t->buf[i - 1] == '\t')
+	&& (i + 3 == t->len || t->buf[i + 3] == ' ' || t->buf[i + 3] == '\t'
+	    || t->buf[i + 3] == '\n'))
+      return true;
+  return false;
+}
+
+bool
 nf_lp_count_text (const nf_tool *t, const struct nf_lp_loop *l, char **bound,
 		  char **count)
 {
@@ -617,12 +629,16 @@ nf_lp_insert_call (struct nf_lp_scan *s, const struct nf_lp *g,
   nf_tool *t = s->t;
   struct nf_lp_str text = { 0 };
   const char *why = NULL;
-  nf_lp_str_add (&text, "if (");
+  bool omp = nf_lp_omp_pragma (t, span->begin,
+			       nf_ast_begin (span->stmts[span->first]));
+  nf_lp_str_add (&text, "%sif (", omp ? NF_LP_OMP_OPEN : "");
   nf_lp_add_guard (&text, g, c, count);
   nf_lp_str_add (&text, ")\n    { ");
   if (!nf_lp_add_call (&text, t, g, c, count))
     why = NF_WHY_INPUT_INSIDE;
-  else if (nf_lp_str_add (&text, "; }\n  else\n  "), text.oom)
+  else if (nf_lp_str_add (&text, "; }\n  else\n  %s",
+			  omp ? NF_LP_OMP_CLOSE : ""),
+	   text.oom)
     why = nf_lp_rewrite_oom (s);
   else
     {

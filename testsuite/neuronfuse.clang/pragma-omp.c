@@ -3,9 +3,12 @@
    GCC's ivdep) belongs to the loop: the call and its guard go before
    the pragma, which stays with the fallback loop (a Dot nest, an
    elementwise loop, an RMSNorm's first loop), or goes with a loop the
-   rewrite removes (an L2 norm's).  The output builds with and without
-   -fopenmp (a call between "#pragma omp parallel for" and its loop
-   does not compile there) and gives the loops' results.  */
+   rewrite removes (an L2 norm's); before an OpenMP loop the call is
+   inside #ifndef _OPENMP (under -fopenmp the program's team runs the
+   loop: the library's threads would compete with it).  The output
+   builds with and without -fopenmp (a call between "#pragma omp
+   parallel for" and its loop does not compile there) and gives the
+   loops' results.  */
 /* { nf-include-after "#include <stdlib.h>" } */
 /* { nf-paths "" "-fopenmp" } */
 #include <math.h>
