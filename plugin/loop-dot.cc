@@ -527,7 +527,14 @@ nf_dot_outline (const struct nf_dot_nest *n, const nf_region *r,
   c.nargs = 5;
   c.ok = nf_dot_ok (n, plan->min_n, plan->min_elems);
 
+  /* The outer loop's line; in a body GCC outlined for OpenMP (llama2.c's
+     matmul._omp_fn.0) its header has none: the inner loop's, else the
+     store's (a region at line 0 is no report entry a reader can use).  */
   dump_user_location_t loc = find_loop_location (n->outer);
+  if (LOCATION_LOCUS (loc.get_location_t ()) == UNKNOWN_LOCATION)
+    loc = find_loop_location (n->inner);
+  if (LOCATION_LOCUS (loc.get_location_t ()) == UNKNOWN_LOCATION)
+    loc = dump_user_location_t (n->store);
   const char *ins[2] = { nf_value_label (r, nf_access_base (r, m->input)),
 			 nf_value_label (r, nf_access_base (r, m->weight)) };
   const char *outs[1] = { nf_value_label (r, nf_access_base (
