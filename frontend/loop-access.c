@@ -43,9 +43,7 @@
 
 #include "loop-int.h"
 
-/* Whether an expression has side effects (calls, ++, assignments):
-   sets *DATA, a bool.  */
-static enum CXChildVisitResult
+enum CXChildVisitResult
 nf_lp_effect_visit (CXCursor c, CXCursor parent, CXClientData data)
 {
   bool *found = data;

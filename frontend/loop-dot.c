@@ -85,26 +85,6 @@ nf_dot_refers (CXCursor c, CXCursor decl)
   return refs.n > 0;
 }
 
-/* Whether C has side effects (a call, an assignment, ++).  */
-static enum CXChildVisitResult
-nf_dot_effect_visit (CXCursor c, CXCursor parent, CXClientData data)
-{
-  (void) parent;
-  enum CXCursorKind k = clang_getCursorKind (c);
-  enum CXUnaryOperatorKind u = k == CXCursor_UnaryOperator
-				 ? clang_getCursorUnaryOperatorKind (c)
-				 : CXUnaryOperator_Invalid;
-  if (k == CXCursor_CallExpr || k == CXCursor_CompoundAssignOperator
-      || nf_ast_binop (c) == CXBinaryOperator_Assign
-      || u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PostDec
-      || u == CXUnaryOperator_PreInc || u == CXUnaryOperator_PreDec)
-    {
-      *(bool *) data = true;
-      return CXChildVisit_Break;
-    }
-  return CXChildVisit_Recurse;
-}
-
 /* The variables an expression reads that are not the same on every
    row of the nest OUTER: declared inside it, or assigned (=, op=, ++)
    inside it.  */
@@ -194,7 +174,7 @@ static bool
 nf_dot_invariant_r (const struct nf_dot_nest *n, CXCursor c, bool *reads)
 {
   bool effects = clang_getCursorKind (c) == CXCursor_CallExpr;
-  clang_visitChildren (c, nf_dot_effect_visit, &effects);
+  clang_visitChildren (c, nf_lp_effect_visit, &effects);
   struct nf_dot_vary v = { n->outer, nf_ast_begin (n->outer),
 			   nf_ast_end (n->outer), effects, false };
   /* (C itself may be the reference: visit it as its own child.)  */
@@ -292,19 +272,6 @@ nf_dot_strip_all (CXCursor c)
   return c;
 }
 
-/* The expression that initialises the variable DECL, or a null
-   cursor.  */
-static CXCursor
-nf_dot_initializer (CXCursor decl)
-{
-  CXCursor kids[4], e = clang_getNullCursor ();
-  int nk = nf_ast_children (decl, kids, 4);
-  for (int r = 0; r < nk && r < 4; r++)
-    if (clang_isExpression (clang_getCursorKind (kids[r])))
-      e = kids[r];
-  return e;
-}
-
 /* Step 2: the base *B of an access, when it is a row pointer the outer
    body declares (const float *row = w + i * n, or &w[i * n]) and never
    assigns: the array it points into, its index added to *A.  Returns
@@ -322,7 +289,7 @@ nf_dot_row_pointer (const struct nf_dot_nest *n, CXCursor *b,
     return true;
   struct nf_dot_assigns as = { d, false };
   clang_visitChildren (n->outer, nf_dot_assigns_visit, &as);
-  CXCursor e = nf_dot_initializer (d);
+  CXCursor e = clang_Cursor_getVarDeclInitializer (d);
   if (as.found || clang_Cursor_isNull (e))
     return false;
   e = nf_dot_strip_all (e);
@@ -408,7 +375,7 @@ nf_dot_init (const struct nf_dot_nest *n, CXCursor *stmts, int i, bool *zero)
 	if (nf_lp_same_decl (decls[q], n->acc))
 	  {
 	    declares = true;
-	    e = nf_dot_initializer (decls[q]);
+	    e = clang_Cursor_getVarDeclInitializer (decls[q]);
 	  }
       if (declares)
 	;
@@ -568,7 +535,7 @@ nf_dot_check (const struct nf_lp_scan *s, struct nf_dot_nest *n,
 	  || clang_equalCursors (st, n->store))
 	continue;
       bool effects = false;
-      clang_visitChildren (st, nf_dot_effect_visit, &effects);
+      clang_visitChildren (st, nf_lp_effect_visit, &effects);
       if (effects || clang_getCursorKind (st) != CXCursor_DeclStmt)
 	return *modelled = false, NULL;
     }
@@ -722,19 +689,10 @@ nf_dot_record (struct nf_lp_scan *s, const struct nf_dot_nest *n, int w,
 			 nf_ast_end (n->base[1 - w]));
   char *ys = nf_lp_text (t, nf_ast_begin (n->ybase), nf_ast_end (n->ybase));
   const char *ins[2] = { ws ? ws : "w", xs ? xs : "x" };
-  const char *outs[1] = { ys ? ys : "y" };
-  const char *notes[NF_REGION_MAX_NOTES];
-  int dims[1] = { 1 };
-  enum nf_elem elem = nf_value_type (r, m->input).elem;
-  nf_region_desc d;
-  nf_region_desc_init (&d, NF_KIND_DOT, c->callee, nf_elem_name (elem),
-		       nf_elem_name (m->accum), ins, 2, outs, 1);
-  d.reduce_dims = dims;
-  d.n_reduce_dims = 1;
-  nf_region_contract (&d, notes, NF_KIND_DOT, elem, m->accum, false, false,
-		      false);
-  t->needs_runtime = true;
-  nf_record_region (t, &d, s->function, line, column, m);
+  /* (the plugin's entry: the rows' sum is over dimension 1, and the
+     region ends on its first line)  */
+  nf_lp_record (s, m, c->callee, nf_value_type (r, m->input).elem, m->accum,
+		false, false, ins, 2, ys ? ys : "y", 1, 0, line, column, -1, 0);
   free (ws);
   free (xs);
   free (ys);
@@ -799,9 +757,7 @@ nf_dot_rewrite (struct nf_lp_scan *s, struct nf_dot_nest *n, int w)
   if (!why)
     {
       unsigned line, column;
-      clang_getExpansionLocation (
-	clang_getRangeStart (clang_getCursorExtent (n->outer)), NULL, &line,
-	&column, NULL);
+      nf_lp_loc (n->outer, &line, &column);
       nf_dot_record (s, n, w, r, &m, &c, line, column);
     }
   free (rows);
@@ -846,9 +802,7 @@ nf_lp_try_dot (struct nf_lp_scan *s, CXCursor outer, CXCursor *stmts, int cnt,
   if (modelled && why && !s->oom)
     {
       unsigned line, column;
-      clang_getExpansionLocation (
-	clang_getRangeStart (clang_getCursorExtent (stmts[i])), NULL, &line,
-	&column, NULL);
+      nf_lp_loc (stmts[i], &line, &column);
       nf_record_missed (t, NF_KIND_DOT, s->function, line, column, why);
     }
   nf_lp_finish (&g);

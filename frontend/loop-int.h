@@ -201,6 +201,10 @@ nf_value nf_lp_array (struct nf_lp *g, CXCursor base, int64_t offset, int k,
    ...), its constant element offset c in *OFF; a null cursor when C is
    none (G fails when C is one that is not affine).  */
 CXCursor nf_lp_access (struct nf_lp *g, CXCursor c, int k, int64_t *off);
+/* Whether an expression has side effects (calls, ++, assignments): a
+   visitor that sets *DATA, a bool.  */
+enum CXChildVisitResult nf_lp_effect_visit (CXCursor c, CXCursor parent,
+					    CXClientData data);
 /* The number read by the member access C (s->eps).  */
 nf_value nf_lp_member (struct nf_lp *g, CXCursor c);
 
@@ -255,6 +259,17 @@ size_t nf_lp_pragmas_before (const nf_tool *t, size_t begin);
 bool nf_lp_omp_pragma (const nf_tool *t, size_t from, size_t to);
 #define NF_LP_OMP_OPEN "#ifndef _OPENMP /* neuronfuse: OpenMP runs the loop */\n  "
 #define NF_LP_OMP_CLOSE "#endif\n  "
+/* Record in the report the loop region of match M, rewritten into a
+   call of CALLEE on ELEM data the loop summed in ACCUM (WEIGHTED and MAP
+   as for nf_region_contract): live-ins INS (N_INS of them), the one
+   live-out OUT, reducing dimension REDUCE_DIM, from LINE:COLUMN to
+   END_LINE (0: LINE); FLOPS and BYTES when FLOPS >= 0, else the
+   contract's.  */
+void nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
+		   enum nf_elem elem, enum nf_elem accum, bool weighted,
+		   bool map, const char *const *ins, size_t n_ins,
+		   const char *out, int reduce_dim, unsigned end_line,
+		   unsigned line, unsigned column, double flops, double bytes);
 /* Loop L's bound as written, and its trip count as a size_t, in *BOUND
    and *COUNT (new strings: the caller frees them).  Returns false when
    out of memory.  */
@@ -285,6 +300,11 @@ const char *nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
 const char *nf_lp_loop_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
 				const nf_match *m,
 				const struct nf_lp_span *span);
+
+/* --- loop.c: the driver --------------------------------------------- */
+
+/* The line and column of C's start (its expansion's), for the report.  */
+void nf_lp_loc (CXCursor c, unsigned *line, unsigned *column);
 
 /* --- loop-dot.c: the matrix-vector nests ---------------------------- */
 

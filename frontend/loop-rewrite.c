@@ -185,22 +185,17 @@ nf_lp_count_text (const nf_tool *t, const struct nf_lp_loop *l, char **bound,
   return !c.oom;
 }
 
-/* Record in the report the loop region of match M, rewritten
-   into a call of CALLEE on ELEM data the loop summed in ACCUM (WEIGHTED
-   and MAP as for nf_region_contract): live-ins INS (N_INS of them), the
-   one live-out OUT, reducing dimension 0, from LINE:COLUMN to END's last
-   line; FLOPS and BYTES when FLOPS >= 0, else the contract's.  */
-static void
+void
 nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
 	      enum nf_elem elem, enum nf_elem accum, bool weighted, bool map,
 	      const char *const *ins, size_t n_ins, const char *out,
-	      CXCursor end, unsigned line, unsigned column, double flops,
-	      double bytes)
+	      int reduce_dim, unsigned end_line, unsigned line, unsigned column,
+	      double flops, double bytes)
 {
   nf_tool *t = s->t;
   const char *outs[1] = { out };
   const char *notes[NF_REGION_MAX_NOTES];
-  int dims[1] = { 0 };
+  int dims[1] = { reduce_dim };
   nf_region_desc d;
   nf_region_desc_init (&d, m->kind, callee, nf_elem_name (elem),
 		       nf_elem_name (accum), ins, n_ins, outs, 1);
@@ -213,7 +208,7 @@ nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
       d.flops = flops;
       d.bytes = bytes;
     }
-  d.end_line = (int) nf_ast_end_line (end);
+  d.end_line = (int) end_line;
   t->needs_runtime = true;
   nf_record_region (t, &d, s->function, line, column, m);
 }
@@ -529,8 +524,9 @@ nf_lp_mulredsqrt_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
       const char *ins[2]
 	= { nf_lp_array_text (g, nf_access_base (r, m->input)), bound };
       nf_lp_record (s, m, c.callee, nf_value_type (r, m->input).elem,
-		    m->accum, false, false, ins, 2, "norm",
-		    span->stmts[span->last], span->line, span->column, -1, 0);
+		    m->accum, false, false, ins, 2, "norm", 0,
+		    nf_ast_end_line (span->stmts[span->last]), span->line,
+		    span->column, -1, 0);
     }
   free (bound);
   free (count);
@@ -603,8 +599,9 @@ nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
 	    bound, "eps" };
       nf_lp_record (s, m, c.callee, nf_value_type (r, m->input).elem,
 		    g->acc_f16 ? NF_ELEM_F16 : m->accum,
-		    m->weight != NF_NO_VALUE, false, ins, 5, ys,
-		    span->stmts[span->last], span->line, span->column, -1, 0);
+		    m->weight != NF_NO_VALUE, false, ins, 5, ys, 0,
+		    nf_ast_end_line (span->stmts[span->last]), span->line,
+		    span->column, -1, 0);
     }
   free (rep);
   free (bound);
@@ -680,8 +677,9 @@ nf_lp_loop_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
       bool ew = m->kind == NF_KIND_ELEMENTWISE;
       enum nf_elem elem = nf_value_type (r, m->input).elem;
       nf_lp_record (s, m, c.callee, elem, elem, ew && m->weight != NF_NO_VALUE,
-		    !ew, ins, (size_t) n_ins, ins[0], span->stmts[span->first],
-		    span->line, span->column, c.flops, c.bytes);
+		    !ew, ins, (size_t) n_ins, ins[0], 0,
+		    nf_ast_end_line (span->stmts[span->first]), span->line,
+		    span->column, c.flops, c.bytes);
     }
   free (bound);
   free (count);

@@ -129,8 +129,7 @@ nf_lp_cand_visit (CXCursor c, CXCursor parent, CXClientData data)
   return CXChildVisit_Recurse;
 }
 
-/* The line and column of C's start (its expansion's), for the report.  */
-static void
+void
 nf_lp_loc (CXCursor c, unsigned *line, unsigned *column)
 {
   clang_getExpansionLocation (clang_getRangeStart (clang_getCursorExtent (c)),
