@@ -29,6 +29,10 @@
    third array: not the call's); 4. the division by the sum (or the
    product with its reciprocal, -Ofast's form) is stored, once.
 
+   nf_softmax_loops_region builds that region from what a front end
+   found in the three loops (struct nf_softmax_facts), so that the
+   plugin's and neuronfuse-clang's regions, dumps and reasons agree.
+
    Limitations: no row loop (one call per row); no scale inside (a
    temperature x / T before the max is not one); the exps kept in a
    third array are not the call's.  The SubExp pair is shown as its two
@@ -40,6 +44,9 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
+
+#include "reasons.h"
 
 /* Whether SEED may start the max of the LOAD X: x[0] (a rank-0 LOAD of
    X's first element), -inf, or the lowest finite value of X's type.  */
@@ -200,4 +207,65 @@ nf_match_softmax (const nf_region *r, nf_value anchor, nf_match *m)
   m->accum = nf_value_type (r, sum).elem;
   m->reduce_dims = 1u;
   return nf_match_accept (r, m, &l);
+}
+
+nf_region *
+nf_softmax_loops_region (const struct nf_softmax_facts *f, nf_match *m,
+			 const char **why)
+{
+  nf_region *r = nf_region_new (f->function);
+  *why = NULL;
+  memset (m, 0, sizeof *m);
+  if (!r)
+    return *why = "out of memory", NULL;
+  nf_region_set_loc (r, f->loc);
+  nf_dim n = nf_sym_dim (nf_region_add_sym (r, f->n_name ? f->n_name : "n",
+					    NF_NO_VALUE));
+  nf_type vec = nf_tensor1_type (f->elem, n);
+  nf_type one = nf_scalar_type (f->elem);
+  nf_value xp = nf_param (r, f->x_label ? f->x_label : "x", vec, true);
+  /* In place, y is x (one parameter: the dump's one argument).  */
+  bool in_place = f->y_label && f->x_label && strcmp (f->y_label,
+						      f->x_label) == 0;
+  nf_value yp
+    = in_place ? xp : nf_param (r, f->y_label ? f->y_label : "y", vec, true);
+  nf_value seed;
+  if (f->seed == NF_SOFTMAX_SEED_FIRST)
+    seed = nf_load (r, xp, one, 0, 1, 0);
+  else if (f->seed == NF_SOFTMAX_SEED_CONST)
+    seed = nf_const (r, one, f->seed_value);
+  else
+    seed = nf_param (r, "seed", one, false);
+  nf_value x1 = nf_load (r, xp, vec, 0, 1, 0);
+  nf_value mx = nf_reduce (r, x1, seed, NF_OP_MAX, 1u);
+  nf_value x2 = f->sub_same ? nf_load (r, xp, vec, 0, 1, 0)
+			    : nf_load (r, nf_param (r, "x2", vec, true), vec,
+				       0, 1, 0);
+  nf_value d = nf_binary (r, NF_OP_SUB, x2, nf_broadcast (r, mx, vec));
+  if (f->exp_elem != f->elem)
+    d = nf_convert (r, d, f->exp_elem);
+  nf_value e = nf_unary (r, NF_OP_EXP, d);
+  if (f->exp_elem != f->elem)
+    e = nf_convert (r, e, f->elem);
+  if (f->exp_kept)
+    nf_store (r, nf_param (r, "z", vec, true), e, 0, 1, 0);
+  nf_value se = f->accum != f->elem ? nf_convert (r, e, f->accum) : e;
+  nf_value s = nf_reduce (r, se, nf_const (r, nf_scalar_type (f->accum),
+					   f->sum_init),
+			  NF_OP_ADD, 1u);
+  /* The third loop reads what the second stored: e, forwarded.  */
+  nf_value by = f->accum != f->elem ? nf_convert (r, s, f->elem) : s;
+  if (f->recip)
+    by = nf_binary (r, NF_OP_DIV, nf_const (r, one, 1.0), by);
+  nf_value q = nf_binary (r, f->recip ? NF_OP_MUL : NF_OP_DIV, e,
+			  nf_broadcast (r, by, vec));
+  nf_store (r, yp, q, 0, 1, 0);
+  if (mx == NF_NO_VALUE || q == NF_NO_VALUE || !nf_match_softmax (r, mx, m))
+    {
+      *why = m->reason ? m->reason : NF_WHY_SOFTMAX_LOOPS;
+      nf_match_release (m);
+      nf_region_free (r);
+      return NULL;
+    }
+  return r;
 }

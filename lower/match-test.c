@@ -5,6 +5,7 @@
 #include "call.h"
 #include "nf-check.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Options of the RMSNorm graph builder: each is one variant or one
@@ -741,6 +742,72 @@ test_softmax (void)
   test_softmax_case (4, "the exponentials are stored apart from the result");
 }
 
+/* The three loops' facts, as the front ends hand them over: llama2.c's
+   in place, a double sum of float exps out of place, exp in double,
+   and each near miss with the matcher's reason.  */
+static void
+test_softmax_facts_case (int form, const char *reason)
+{
+  struct nf_softmax_facts f = { 0 };
+  f.function = "softmax";
+  f.x_label = "x";
+  f.y_label = form == 1 ? "y" : "x";
+  f.elem = f.exp_elem = f.accum = NF_ELEM_F32;
+  f.seed = NF_SOFTMAX_SEED_FIRST;
+  f.sub_same = true;
+  if (form == 1)
+    f.accum = f.exp_elem = NF_ELEM_F64, f.recip = true;
+  if (form == 2)
+    f.seed = NF_SOFTMAX_SEED_CONST, f.seed_value = -INFINITY;
+  if (form == 3)
+    f.seed = NF_SOFTMAX_SEED_CONST, f.seed_value = 0.0;
+  if (form == 4)
+    f.seed = NF_SOFTMAX_SEED_OTHER;
+  if (form == 5)
+    f.sub_same = false;
+  if (form == 6)
+    f.sum_init = 1.0;
+  if (form == 7)
+    f.exp_kept = true;
+  nf_match m;
+  const char *why;
+  nf_region *r = nf_softmax_loops_region (&f, &m, &why);
+  if ((r == NULL) != (reason != NULL)
+      || (reason && strcmp (why, reason) != 0))
+    fprintf (stderr, "softmax facts %d: want \"%s\", got \"%s\"\n", form,
+	     reason ? reason : "(match)", r ? "(match)" : why);
+  CHECK ((r == NULL) == (reason != NULL));
+  if (r)
+    {
+      nf_call c;
+      nf_call_flags fl = { false, false };
+      CHECK (nf_call_plan (r, &m, &fl, &c) == NULL
+	     && strcmp (c.callee, "nf_softmax_f32") == 0 && c.nargs == 3);
+      CHECK (m.accum == f.accum);
+      nf_match_release (&m);
+      nf_region_free (r);
+    }
+  else
+    CHECK (strcmp (why, reason) == 0);
+}
+
+static void
+test_softmax_facts (void)
+{
+  test_softmax_facts_case (0, NULL);
+  test_softmax_facts_case (1, NULL);
+  test_softmax_facts_case (2, NULL);
+  const char *seed = "the max is seeded with a value other than the first "
+		     "element, -infinity or the lowest number";
+  test_softmax_facts_case (3, seed);
+  test_softmax_facts_case (4, seed);
+  test_softmax_facts_case (5, "the max is subtracted from other values");
+  test_softmax_facts_case (6,
+			   "the sum of the exponentials does not start from 0");
+  test_softmax_facts_case (7,
+			   "the exponentials are stored apart from the result");
+}
+
 int
 main (void)
 {
@@ -753,5 +820,6 @@ main (void)
   test_tanh ();
   test_dot ();
   test_softmax ();
+  test_softmax_facts ();
   NF_DONE ();
 }

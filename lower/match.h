@@ -95,6 +95,38 @@ nf_region *nf_dot_nest_region (const struct nf_dot_nest_facts *f,
    the stored quotient, M->accum the sum's type.  */
 bool nf_match_softmax (const nf_region *r, nf_value anchor, nf_match *m);
 
+/* What a front end found in three loops of one trip count n: the first
+   takes the max of x from SEED, the second stores e = exp (x2 - max)
+   (exp computed in EXP_ELEM: the element type, or a wider one with the
+   difference widened and e narrowed back) and sums e (widened to ACCUM)
+   from SUM_INIT, the third stores e / sum (or e * (1 / sum) with RECIP)
+   back where the second stored e.  SUB_SAME: x2 is the x the max was
+   taken of; EXP_KEPT: the second loop stores e to another array (z)
+   and the third divides what it reads there, a near miss.  Labels and
+   the count's name as in nf_dot_nest_facts (NULL: "x", "y", "n").  */
+enum nf_softmax_seed
+{
+  NF_SOFTMAX_SEED_FIRST, /* x[0], read before the loops.  */
+  NF_SOFTMAX_SEED_CONST, /* SEED_VALUE.  */
+  NF_SOFTMAX_SEED_OTHER	 /* Anything else (a value of no array).  */
+};
+struct nf_softmax_facts
+{
+  const char *function;
+  nf_srcloc loc;
+  const char *n_name, *x_label, *y_label;
+  enum nf_elem elem, exp_elem, accum;
+  enum nf_softmax_seed seed;
+  double seed_value, sum_init;
+  bool sub_same, recip, exp_kept;
+};
+
+/* The region (rank 1) the three loops F describes, matched as Softmax
+   into *M; NULL with *WHY set when nf_match_softmax does not take it
+   (the caller frees the region and releases *M).  */
+nf_region *nf_softmax_loops_region (const struct nf_softmax_facts *f,
+				    nf_match *m, const char **why);
+
 /* The shortest dot product a call pays for: below it the loop's few
    serial adds beat the call and its setup.  */
 #define NF_DOT_MIN_N 32

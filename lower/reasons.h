@@ -31,6 +31,18 @@
 #define NF_WHY_DOT_NO_ROWS "both factors are the same for every row"
 #define NF_WHY_DOT_SOME_ROWS "not every row is computed and stored"
 #define NF_WHY_DOT_ROW_LENGTH "the row length changes from row to row"
+/* Softmax: three loops one step from a softmax (both front ends' loop
+   checks; lower/match-softmax.c's matcher has the dataflow's).  */
+#define NF_WHY_SOFTMAX_LOOPS "the loops are no softmax"
+#define NF_WHY_SOFTMAX_COUNTS                                                  \
+  "the three loops do not run over the same elements"
+#define NF_WHY_SOFTMAX_SKIPS "the max skips elements of the array"
+#define NF_WHY_SOFTMAX_BETWEEN "code between the loops does other work"
+#define NF_WHY_SOFTMAX_OTHER_WORK "a loop of the softmax does other work too"
+#define NF_WHY_SOFTMAX_USED_AFTER                                              \
+  "the max or the sum is used after the loops"
+#define NF_WHY_SOFTMAX_NO_DIVIDE                                               \
+  "the sum is not used by a loop dividing the exponentials"
 #define NF_WHY_NOT_CONTIGUOUS                                                  \
   "an array access is not contiguous (its step is not the element size)"
 #define NF_WHY_LOOP_SHAPE "the loop's shape is not supported"
