@@ -84,10 +84,8 @@ nf_dot_strip (tree t, bool *converted)
   return t;
 }
 
-/* The rows of OUTER: the times its body runs from its preheader, or
-   NULL_TREE with *WHY set.  */
-static tree
-nf_dot_rows (class loop *outer, const char **why)
+tree
+nf_loop_body_count (class loop *outer, const char **why)
 {
   edge exit = single_exit (outer);
   if (!exit)
@@ -489,7 +487,7 @@ nf_dot_nest_of (struct nf_lregion *g, nf_value anchor, struct nf_dot_nest *n,
     return *why = NF_WHY_DOT_NOT_ONLY_STORED, false;
   if (nf_dot_used_after (n->outer))
     return *why = NF_WHY_LOOP_USED_AFTER, false;
-  n->rows = nf_dot_rows (n->outer, why);
+  n->rows = nf_loop_body_count (n->outer, why);
   if (!n->rows)
     return false;
   n->n = g->loops[0].count;

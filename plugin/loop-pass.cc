@@ -484,6 +484,47 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
   return changed;
 }
 
+/* LOOP as the max loop of a softmax (loop-softmax.cc), with the early
+   verdict kept and reported as nf_loop_try does.  Returns true if it
+   rewrote the function.  */
+static bool
+nf_loop_softmax_try (class loop *loop, auto_vec<class loop *> &consumed,
+		     bool early)
+{
+  if (!(nf_opts.kinds & NF_KIND_SOFTMAX))
+    return false;
+  calculate_dominance_info (CDI_DOMINATORS);
+  location_t locus
+    = LOCATION_LOCUS (find_loop_location (loop).get_location_t ());
+  const struct nf_early_verdict *ev = early ? NULL
+					     : nf_loop_early_verdict (loop);
+  if (!early && ((ev && ev->fused) || nf_loop_in_fallback (loop)))
+    return false;
+  unsigned n_consumed = consumed.length ();
+  const char *reason = NULL;
+  bool changed = false;
+  bool found = nf_loop_softmax_attempt (loop, consumed, &reason, &changed);
+  bool fused = consumed.length () > n_consumed;
+  /* The early reason, found on the loops as written, stands also where
+     loop header copying has made them a shape the late pass does not
+     take.  */
+  if (!early && !found && ev && !ev->fused && ev->reason
+      && ev->kind == NF_KIND_SOFTMAX)
+    found = true;
+  if (!found)
+    return changed;
+  if (early)
+    {
+      nf_loop_note_early (locus, fused, NF_KIND_SOFTMAX, reason);
+      return changed;
+    }
+  if (!fused && ev && !ev->fused && ev->reason && ev->kind == NF_KIND_SOFTMAX)
+    reason = ev->reason;
+  if (reason)
+    nf_record_missed (find_loop_location (loop), NF_KIND_SOFTMAX, reason);
+  return changed;
+}
+
 /* Try every innermost loop of FUN once; EARLY for nf-early-loop.
    Returns the pass's TODO flags.  */
 static unsigned int
@@ -495,6 +536,9 @@ nf_loop_run (function *fun, bool early)
 
   for (auto loop : loops_list (fun, LI_ONLY_INNERMOST))
     todo.safe_push (loop);
+  for (class loop *loop : todo)
+    if (!consumed.contains (loop))
+      changed |= nf_loop_softmax_try (loop, consumed, early);
   for (class loop *loop : todo)
     if (!consumed.contains (loop))
       changed |= nf_loop_try (loop, consumed, early);

@@ -107,10 +107,7 @@ nf_loop_address (struct nf_lregion *g, nf_value v)
   return fold_convert (build_pointer_type (TYPE_MAIN_VARIANT (a->elt_type)), p);
 }
 
-/* The run-time test that the stored range of STORE and the loaded range
-   of LOAD (COUNT elements of ESZ bytes from P and Q) are the same or
-   disjoint.  */
-static tree
+tree
 nf_loop_disjoint (tree p, tree q, tree count, HOST_WIDE_INT esz)
 {
   tree bytes = size_binop (MULT_EXPR, count, size_int (esz));

@@ -87,4 +87,20 @@ void nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c,
 bool nf_loop_dot_attempt (class loop *inner, auto_vec<class loop *> &consumed,
 			  const char **reason, bool *changed);
 
+/* The times the body of LOOP runs from its preheader (its single exit
+   tested in the header, or at the end of the body with an empty latch
+   after it), a sizetype tree; NULL_TREE with *WHY set (loop-dot.cc).  */
+tree nf_loop_body_count (class loop *loop, const char **why);
+
+/* The run-time test that COUNT elements of ESZ bytes from P and from Q
+   are the same elements or disjoint (loop.cc).  */
+tree nf_loop_disjoint (tree p, tree q, tree count, HOST_WIDE_INT esz);
+
+/* loop-softmax.cc: the innermost loop A as the max loop of a three-loop
+   softmax: fused (true, *REASON NULL, *CHANGED set in mode=rewrite),
+   a near miss (true, *REASON), or no softmax (false).  CONSUMED collects
+   the three loops when fused; *LOCUS is where the region is reported.  */
+bool nf_loop_softmax_attempt (class loop *a, auto_vec<class loop *> &consumed,
+			      const char **reason, bool *changed);
+
 #endif /* NF_LOOP_H */

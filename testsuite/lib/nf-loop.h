@@ -268,6 +268,34 @@ NF_LOOP_DEFINE_CHECK (f32, float, float, float, sqrtf, NF_ULPS_F, 2, 1e-5L)
 NF_LOOP_DEFINE_CHECK (f64, double, double, double, sqrt, NF_ULPS_D, 2, 1e-12L)
 NF_LOOP_DEFINE_CHECK (f16, _Float16, float, float, sqrtf, NF_ULPS_H, 1, 1e-3L)
 
+/* nf_loop_check_softmax_SFX (Y, X, N, FUSED): Y[0..N-1] is the softmax
+   of X (the input, kept aside if Y overwrote it).  Fused: within 1 ulp
+   of the long double reference (the kernel's 0.5 ulp and its double
+   sum); not fused: within relative LOOSE (the loop's exp and its sum
+   rounded in T).  */
+#define NF_LOOP_DEFINE_SOFTMAX(SFX, T, ULPS, LOOSE)                           \
+  __attribute__ ((noipa, optimize ("O0"))) static void                        \
+  nf_loop_check_softmax_##SFX (const T *y, const T *x, size_t n, int fused)   \
+  {                                                                           \
+    static long double r[NF_LOOP_MAX];                                        \
+    long double m = n ? x[0] : 0, s = 0;                                      \
+    for (size_t i = 0; i < n; i++)                                            \
+      m = x[i] > m ? x[i] : m;                                                \
+    for (size_t i = 0; i < n; i++)                                            \
+      s += r[i] = expl ((long double) x[i] - m);                              \
+    CHECK (NF_PLUGIN || !fused);                                              \
+    for (size_t i = 0; i < n; i++)                                            \
+      {                                                                       \
+	long double ref = r[i] / s, eg = ULPS (y[i], ref);                    \
+	int ok = fused ? eg <= 1 : fabsl (y[i] - ref) <= (LOOSE) * ref;       \
+	if (!nf_loop_elem (ok, "softmax_" #SFX, n, i, fused, y[i], ref, ref,  \
+			   eg, 0))                                            \
+	  break;                                                              \
+      }                                                                       \
+  }
+NF_LOOP_DEFINE_SOFTMAX (f32, float, NF_ULPS_F, 1e-4L)
+NF_LOOP_DEFINE_SOFTMAX (f64, double, NF_ULPS_D, 1e-12L)
+
 /* nf_loop_check_nrm2_SFX (GOT, X, N, FUSED): GOT is sqrt (sum (X^2)) of
    T data summed in R (its type), checked as above against the plain
    loop.  */
