@@ -43,8 +43,13 @@
   "the max or the sum is used after the loops"
 #define NF_WHY_SOFTMAX_NO_DIVIDE                                               \
   "the sum is not used by a loop dividing the exponentials"
+#define NF_WHY_SOFTMAX_STORE                                                   \
+  "the normalised values are not stored contiguously"
 #define NF_WHY_NOT_CONTIGUOUS                                                  \
   "an array access is not contiguous (its step is not the element size)"
+/* A statement of a loop region may throw (-fexceptions): the call would
+   lose the exception's edge.  */
+#define NF_WHY_MAY_THROW "a statement of the region may throw"
 #define NF_WHY_LOOP_SHAPE "the loop's shape is not supported"
 #define NF_WHY_TRIP_COUNT "the loop's trip count is not computable"
 #define NF_WHY_EXITS "the loop has more than one exit"

@@ -157,7 +157,7 @@ nf_loop_check_stmt (struct nf_lregion *g, const nf_match *m,
      the call would lose); a math call under -fexceptions may throw to
      the caller but never does, and the kernel stands for it.  */
   if (stmt_can_throw_internal (cfun, s))
-    return "a statement of the region may throw";
+    return NF_WHY_MAY_THROW;
   tree lhs = gimple_get_lhs (s);
   nf_value v
     = lhs && TREE_CODE (lhs) == SSA_NAME && SSA_NAME_VERSION (lhs) < g->n_ssa
