@@ -9,7 +9,8 @@
    What is timed.  The sources in bench/plugin/ hold the code users write
    (workloads.h): activations around expf (x) - 1 and logf (1 + x), a
    scalar expf (v) - 1 function called per element, an L2 normalisation,
-   a small llama2.c-style forward pass.  Makefile.am compiles each of them
+   llama2.c's softmax (long and attention-sized), a small llama2.c-style
+   forward pass.  Makefile.am compiles each of them
    six times, at -O2, -O3 -march=native and -Ofast, plain and with
    -fplugin=neuronfuse.so, each build's symbols prefixed with its name, and
    links all six builds into this driver, which is compiled once at the
@@ -144,6 +145,10 @@ static const struct workload workloads[] = {
     ALL6 (em1_calls), { 0 } },
   { "L2 normalise (sum x^2, sqrtf, divide)", EW_F32, -2, 2, 1e-4, 1e-7,
     ALL6 (l2normalize), { 0 } },
+  { "softmax, llama2.c's, 4096 elements in place", EW_F32, -5, 5, 1e-4, 1e-10,
+    ALL6 (softmax), { 0 } },
+  { "softmax, attention rows of 1..64 elements", EW_F32, -5, 5, 1e-4, 1e-8,
+    ALL6 (softmax_rows), { 0 } },
   { "forward pass, 4 layers, dim 288, hidden 768 (us/pass)", FORWARD, 0, 0,
     1e-3, 1e-3, { 0 }, { 0 } },
 };

@@ -57,6 +57,8 @@ struct fw_state
   void b##_mish (float *y, const float *x, int n, float alpha);               \
   void b##_em1_calls (float *y, const float *x, int n, float alpha);          \
   void b##_l2normalize (float *y, const float *x, int n, float alpha);        \
+  void b##_softmax (float *y, const float *x, int n, float alpha);            \
+  void b##_softmax_rows (float *y, const float *x, int n, float alpha);       \
   float b##_em1 (float v);                                                     \
   void b##_log1p_f64 (double *y, const double *x, int n);                     \
   void b##_forward (float *out, const float *in,                              \

@@ -1,6 +1,7 @@
 /* Area: nf-loop, dump-hlo=DIR and the details dump.
    Purpose: each outlined loop region is dumped as MHLO, StableHLO,
-   Penguin text (and RMSNorm as a custom call too), every .mlir parses
+   Penguin text (and RMSNorm as a custom call too; Softmax too, from
+   three loops), every .mlir parses
    with mlir-opt; -fplugin-arg-neuronfuse-dump writes the nf-loop
    details dump with the region's IR and one line per decision.  */
 /* { dg-do run } */
@@ -24,6 +25,23 @@ l2 (const double *x, int n)
   return sqrt (s);
 }
 
+__attribute__ ((noipa)) void
+softmax (float *y, const float *x, int n)
+{
+  float m = x[0];
+  for (int i = 1; i < n; i++) /* { dg-optimized "Softmax: loops outlined into a call to nf_softmax_f32" } */
+    if (x[i] > m)
+      m = x[i];
+  float s = 0.0f;
+  for (int i = 0; i < n; i++)
+    {
+      y[i] = expf (x[i] - m);
+      s += y[i];
+    }
+  for (int i = 0; i < n; i++)
+    y[i] /= s;
+}
+
 static float x[64], w[64], y[64];
 static double xd[64];
 
@@ -42,11 +60,14 @@ main (void)
   double got;
   fused = NF_FUSED (got = l2 (xd, 64));
   nf_loop_check_nrm2_f64 (got, xd, 64, fused);
+  fused = NF_FUSED (softmax (y, x, 64));
+  nf_loop_check_softmax_f32 (y, x, 64, fused);
   NF_DONE ();
 }
 
 /* { dg-final { nf-dumps 4 RMSNorm } } */
 /* { dg-final { nf-dumps 3 MulRedSqrt } } */
+/* { dg-final { nf-dumps 3 Softmax } } */
 /* { dg-final { nf-scan-details {^neuronfuse: region [0-9]+: RMSNorm outlined in nf_rmsnorm_f32 \(2 loops\)$} 1 } } */
 /* { dg-final { nf-scan-details {^neuronfuse: region [0-9]+: MulRedSqrt outlined in nf_nrm2_f64 \(1 loop\)$} 1 } } */
 /* { dg-final { nf-scan-details {^  %[0-9]+ = reduce %[0-9]+, %[0-9]+ : f32$} 1 } } */
