@@ -23,12 +23,12 @@
    the exact sum relative to sum_j |w x| (n < 2^40).  NaN anywhere gives
    NaN, Inf as the loop's sum does (Inf - Inf is NaN).
 
-   Speed: the kernel of each instruction set (x86/matvec-tmpl.h) takes
-   four rows at a time so that x is loaded and converted once for four
-   rows; a matrix larger than the caches is read once, at the memory's
+   Speed: the kernel of each instruction set (x86/matvec-tmpl.h)
+   converts x to double once per chunk of rows and takes four rows at a
+   time; a matrix larger than the caches is read once, at the memory's
    speed.  Rows are split in chunks over the thread pool of rows.c above
-   NF_ROWS_PAR_MIN elements; a row is computed the same way in any chunk,
-   so the result does not depend on the number of threads.
+   NF_MATVEC_PAR_MIN elements; a row is computed the same way in any
+   chunk, so the result does not depend on the number of threads.
 
    SPDX-License-Identifier: MIT
    Copyright (c) 2026 The neuronfuse developers.  */

@@ -6,14 +6,22 @@
    f32 and f16 weights (x float): each element converted to double
    (exact) and its product summed by FMA into two vectors of VD_N doubles
    per row: the products are exact in double, so the only errors are the
-   double sums and the one rounding to float.  Four rows at a time, so
-   that each 2 VD_N elements of x are converted once for four rows and
-   eight independent FMA chains hide the FMA latency.  A row is summed the
-   same way whether it is one of four or alone (the rows left over, a
-   thread's chunk starting anywhere): a row's result does not depend on
-   how the rows were split over threads.  The tail (n mod 2 VD_N) is
-   summed in scalar double after the vectors, then the lanes are added
-   in a fixed order.
+   double sums and the one rounding to float.  A chunk of rows converts x
+   to double once, into a buffer on its stack (MV_XBUF), so that an
+   element of W costs one conversion and one FMA: on the Zen 5 of
+   bench/RESULTS.md the conversion (vcvtps2pd, one an instruction per
+   0.19 ns whatever its width) is the bound, 0.025 ns an element alone
+   and 0.028 with its FMA, streaming from L1.  Four rows at a time, so
+   that eight independent FMA chains hide the FMA latency (eight rows,
+   or the loop unrolled twice, measured no faster), and the four rows'
+   lanes are added together in vectors (vd_hsum4_f32): for rows of 288
+   the scalar lane sums cost a quarter of the time.  A row is summed the
+   same way whether it is one of four or alone, with x from the buffer
+   or converted as it goes (the rows left over, a thread's chunk
+   starting anywhere): a row's result does not depend on how the rows
+   were split over threads.  The tail (n mod 2 VD_N) is summed in scalar
+   double after the vectors, then the lanes are added in a fixed
+   order.
 
    f64: Ogita, Rump and Oishi's Dot2 per lane (TwoProduct by FMA,
    TwoSum), the lanes and their errors combined in scalar Dot2 at the
@@ -42,6 +50,19 @@ mv_finish (vd a, vd b, double t)
   return l[0] + t;
 }
 
+/* A chunk converts x to double once, into a buffer of this many
+   doubles on its stack (16 KiB, in L1 beside the rows it streams), when
+   it has at least MV_XBUF_ROWS rows and x's vector part fits: then each
+   2 VD_N elements of a row cost two conversions and two FMAs, not three
+   conversions (x's shared by four rows: 1/4 more).  Longer rows convert
+   x as they go: they are read from memory, where it does not matter.  */
+#define MV_XBUF 2048
+#define MV_XBUF_ROWS 8
+
+/* Elements J to J + VD_N - 1 of x in double: from XD if it holds x,
+   else converted from X.  */
+#define MV_X(xd, x, j) ((xd) ? vd_load_f64 ((xd) + (j)) : vd_load_f32 ((x) + (j)))
+
 /* Rows of weights of type WT (loader vd_load_<sfx>) against float X.  */
 #define NF_MV_TMPL(sfx, WT)                                                    \
   static inline double mv_tail_##sfx (const WT *w, const float *x, size_t j,   \
@@ -52,7 +73,8 @@ mv_finish (vd a, vd b, double t)
       t += (double) w[j] * x[j];                                               \
     return t;                                                                  \
   }                                                                            \
-  static void mv_rows4_##sfx (float *y, const WT *w, const float *x, size_t n) \
+  static inline __attribute__ ((always_inline)) void mv_rows4_##sfx (          \
+    float *y, const WT *w, const double *xd, const float *x, size_t n)         \
   {                                                                            \
     const WT *w1 = w + n, *w2 = w1 + n, *w3 = w2 + n;                          \
     vd a0 = vd_zero (), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0;           \
@@ -60,7 +82,7 @@ mv_finish (vd a, vd b, double t)
     size_t j = 0;                                                              \
     for (; j + 2 * VD_N <= n; j += 2 * VD_N)                                   \
       {                                                                        \
-	vd xl = vd_load_f32 (x + j), xh = vd_load_f32 (x + j + VD_N);          \
+	vd xl = MV_X (xd, x, j), xh = MV_X (xd, x, j + VD_N);                  \
 	a0 = vd_fma (vd_load_##sfx (w + j), xl, a0);                           \
 	b0 = vd_fma (vd_load_##sfx (w + j + VD_N), xh, b0);                    \
 	a1 = vd_fma (vd_load_##sfx (w1 + j), xl, a1);                          \
@@ -70,31 +92,52 @@ mv_finish (vd a, vd b, double t)
 	a3 = vd_fma (vd_load_##sfx (w3 + j), xl, a3);                          \
 	b3 = vd_fma (vd_load_##sfx (w3 + j + VD_N), xh, b3);                   \
       }                                                                        \
-    y[0] = (float) mv_finish (a0, b0, mv_tail_##sfx (w, x, j, n));             \
-    y[1] = (float) mv_finish (a1, b1, mv_tail_##sfx (w1, x, j, n));            \
-    y[2] = (float) mv_finish (a2, b2, mv_tail_##sfx (w2, x, j, n));            \
-    y[3] = (float) mv_finish (a3, b3, mv_tail_##sfx (w3, x, j, n));            \
+    double t0 = 0, t1 = 0, t2 = 0, t3 = 0;                                     \
+    if (j < n)                                                                 \
+      {                                                                        \
+	t0 = mv_tail_##sfx (w, x, j, n);                                       \
+	t1 = mv_tail_##sfx (w1, x, j, n);                                      \
+	t2 = mv_tail_##sfx (w2, x, j, n);                                      \
+	t3 = mv_tail_##sfx (w3, x, j, n);                                      \
+      }                                                                        \
+    vd_hsum4_f32 (y, vd_add (a0, b0), vd_add (a1, b1), vd_add (a2, b2),       \
+		  vd_add (a3, b3), t0, t1, t2, t3);                            \
   }                                                                            \
-  static float mv_row_##sfx (const WT *w, const float *x, size_t n)            \
+  static inline __attribute__ ((always_inline)) float mv_row_##sfx (           \
+    const WT *w, const double *xd, const float *x, size_t n)                   \
   {                                                                            \
     vd a = vd_zero (), b = a;                                                  \
     size_t j = 0;                                                              \
     for (; j + 2 * VD_N <= n; j += 2 * VD_N)                                   \
       {                                                                        \
-	a = vd_fma (vd_load_##sfx (w + j), vd_load_f32 (x + j), a);            \
-	b = vd_fma (vd_load_##sfx (w + j + VD_N), vd_load_f32 (x + j + VD_N),  \
-		    b);                                                        \
+	a = vd_fma (vd_load_##sfx (w + j), MV_X (xd, x, j), a);                \
+	b = vd_fma (vd_load_##sfx (w + j + VD_N), MV_X (xd, x, j + VD_N), b);  \
       }                                                                        \
     return (float) mv_finish (a, b, mv_tail_##sfx (w, x, j, n));               \
+  }                                                                            \
+  static inline __attribute__ ((always_inline)) void mv_chunk_##sfx (          \
+    float *y, const WT *w, const double *xd, const float *x, size_t r0,        \
+    size_t r1, size_t n)                                                       \
+  {                                                                            \
+    size_t i = r0;                                                             \
+    for (; i + 4 <= r1; i += 4)                                                \
+      mv_rows4_##sfx (y + i, w + i * n, xd, x, n);                             \
+    for (; i < r1; i++)                                                        \
+      y[i] = mv_row_##sfx (w + i * n, xd, x, n);                               \
   }                                                                            \
   void NF_SFX (nf_matvec_##sfx) (float *y, const WT *w, const float *x,        \
 				 size_t r0, size_t r1, size_t n)               \
   {                                                                            \
-    size_t i = r0;                                                             \
-    for (; i + 4 <= r1; i += 4)                                                \
-      mv_rows4_##sfx (y + i, w + i * n, x, n);                                 \
-    for (; i < r1; i++)                                                        \
-      y[i] = mv_row_##sfx (w + i * n, x, n);                                   \
+    size_t m = n - n % (2 * VD_N);                                             \
+    if (r1 - r0 >= MV_XBUF_ROWS && m <= MV_XBUF)                               \
+      {                                                                        \
+	double xd[MV_XBUF] __attribute__ ((aligned (64)));                     \
+	for (size_t j = 0; j < m; j += VD_N)                                   \
+	  vd_store_f64 (xd + j, vd_load_f32 (x + j));                          \
+	mv_chunk_##sfx (y, w, xd, x, r0, r1, n);                               \
+      }                                                                        \
+    else                                                                       \
+      mv_chunk_##sfx (y, w, NULL, x, r0, r1, n);                               \
   }
 
 NF_MV_TMPL (f32, float)

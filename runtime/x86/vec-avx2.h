@@ -151,6 +151,28 @@ vd_lanes (double *p, vd v)
   _mm256_storeu_pd (p, v);
 }
 
+/* Y[0..3] = the lane sums of A, B, C and D plus T0 to T3, each rounded
+   once to float.  A row's lanes are added pairwise, halves first (l[k] +=
+   l[k + 2], then l[0] + l[1]), the four rows at once: the same additions
+   as matvec-tmpl.h's mv_finish of one row, so a row's result is the same
+   either way.  */
+static inline void
+vd_hsum4_f32 (float *y, vd a, vd b, vd c, vd d, double t0, double t1,
+	      double t2, double t3)
+{
+  /* [a lo + a hi | b lo + b hi], [c ... | d ...]: two lanes a row.  */
+  vd ab = _mm256_add_pd (_mm256_permute2f128_pd (a, b, 0x20),
+			 _mm256_permute2f128_pd (a, b, 0x31));
+  vd cd = _mm256_add_pd (_mm256_permute2f128_pd (c, d, 0x20),
+			 _mm256_permute2f128_pd (c, d, 0x31));
+  /* [a, c, b, d], each its lanes 0 + 1.  */
+  vd v = _mm256_add_pd (_mm256_unpacklo_pd (ab, cd),
+			_mm256_unpackhi_pd (ab, cd));
+  v = _mm256_permute4x64_pd (v, 0xd8);
+  v = _mm256_add_pd (v, _mm256_set_pd (t3, t2, t1, t0));
+  _mm_storeu_ps (y, _mm256_cvtpd_ps (v));
+}
+
 /* vf is a vector of VF_N floats, for the f32 RMSNorm scaling, which
    keeps r as a float pair instead of widening every element.  */
 #define VF_N 8

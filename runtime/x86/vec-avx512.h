@@ -144,6 +144,31 @@ vd_lanes (double *p, vd v)
   _mm512_storeu_pd (p, v);
 }
 
+/* Y[0..3] = the lane sums of A, B, C and D plus T0 to T3, each rounded
+   once to float.  A row's lanes are added pairwise, halves first (l[k] +=
+   l[k + 4], then l[k] += l[k + 2], then l[0] + l[1]), the four rows at
+   once: the same additions as matvec-tmpl.h's mv_finish of one row, so a
+   row's result is the same either way.  */
+static inline void
+vd_hsum4_f32 (float *y, vd a, vd b, vd c, vd d, double t0, double t1,
+	      double t2, double t3)
+{
+  /* [a lo + a hi | b lo + b hi], [c ... | d ...]: four lanes a row.  */
+  vd ab = _mm512_add_pd (_mm512_shuffle_f64x2 (a, b, 0x44),
+			 _mm512_shuffle_f64x2 (a, b, 0xee));
+  vd cd = _mm512_add_pd (_mm512_shuffle_f64x2 (c, d, 0x44),
+			 _mm512_shuffle_f64x2 (c, d, 0xee));
+  /* Lanes 0 + 2 and 1 + 3 of each row: two lanes a row, a b c d.  */
+  vd v = _mm512_add_pd (_mm512_shuffle_f64x2 (ab, cd, 0x88),
+			_mm512_shuffle_f64x2 (ab, cd, 0xdd));
+  /* Lane 2k: row k's lanes 0 + 1.  */
+  v = _mm512_add_pd (v, _mm512_permute_pd (v, 0x55));
+  __m256d s = _mm512_castpd512_pd256 (
+    _mm512_permutexvar_pd (_mm512_set_epi64 (7, 5, 3, 1, 6, 4, 2, 0), v));
+  s = _mm256_add_pd (s, _mm256_set_pd (t3, t2, t1, t0));
+  _mm_storeu_ps (y, _mm256_cvtpd_ps (s));
+}
+
 /* vf is a vector of VF_N floats, for the f32 RMSNorm scaling, which
    keeps r as a float pair instead of widening every element.  */
 #define VF_N 16
