@@ -767,8 +767,15 @@ nf_lp_outside_visit (CXCursor c, CXCursor parent, CXClientData data)
 bool
 nf_lp_read_outside (CXCursor fn, CXCursor decl, CXCursor stmt)
 {
-  struct nf_lp_outside o = { decl,  nf_ast_begin (stmt), nf_ast_end (stmt),
-			     0,	    false,		 false };
+  return nf_lp_read_outside_range (fn, decl, nf_ast_begin (stmt),
+				   nf_ast_end (stmt));
+}
+
+bool
+nf_lp_read_outside_range (CXCursor fn, CXCursor decl, size_t begin,
+			  size_t end)
+{
+  struct nf_lp_outside o = { decl, begin, end, 0, false, false };
   clang_visitChildren (fn, nf_lp_again_visit, &o);
   if (!o.again)
     o.from = o.end;
