@@ -180,6 +180,10 @@ enum CXChildVisitResult nf_lp_count_refs (CXCursor c, CXCursor parent,
    before STMT count where they may run after it: in a loop around it,
    or in a function with a goto.  */
 bool nf_lp_read_outside (CXCursor fn, CXCursor decl, CXCursor stmt);
+/* The same for the statements spanning [BEGIN, END) of the main file
+   (a region of several statements).  */
+bool nf_lp_read_outside_range (CXCursor fn, CXCursor decl, size_t begin,
+			       size_t end);
 /* The end of statement C including its `;`.  */
 size_t nf_lp_stmt_end (const nf_tool *t, CXCursor c);
 
@@ -257,8 +261,10 @@ size_t nf_lp_pragmas_before (const nf_tool *t, size_t begin);
    each region): llama2.c's matmul rewritten ran 130-155 tok/s under
    -fopenmp against the plain loop's 154-200.  */
 bool nf_lp_omp_pragma (const nf_tool *t, size_t from, size_t to);
-#define NF_LP_OMP_OPEN "#ifndef _OPENMP /* neuronfuse: OpenMP runs the loop */\n  "
-#define NF_LP_OMP_CLOSE "#endif\n  "
+#define NF_LP_OMP_IF "#ifndef _OPENMP /* neuronfuse: OpenMP runs the loop */\n"
+#define NF_LP_OMP_ENDIF "#endif\n"
+#define NF_LP_OMP_OPEN NF_LP_OMP_IF "  "
+#define NF_LP_OMP_CLOSE NF_LP_OMP_ENDIF "  "
 /* Record in the report the loop region of match M, rewritten into a
    call of CALLEE on ELEM data the loop summed in ACCUM (WEIGHTED and MAP
    as for nf_region_contract): live-ins INS (N_INS of them), the one
@@ -314,5 +320,15 @@ void nf_lp_loc (CXCursor c, unsigned *line, unsigned *column);
    either (the norm and map attempts then leave the loop alone).  */
 bool nf_lp_try_dot (struct nf_lp_scan *s, CXCursor outer, CXCursor *stmts,
 		    int n, int i);
+
+/* --- loop-softmax.c: the three loops of a softmax ------------------ */
+
+/* The loop STMTS[I] of a list of N statements as the max loop of a
+   softmax: with the exp-and-sum and the divide loops after it, rewritten
+   (the call behind its guard before it, the loops its fallback) or
+   reported missed.  Returns the number of statements the rewritten
+   region took from STMTS[I] on (0: none; the other kinds then try the
+   loop).  */
+int nf_lp_try_softmax (struct nf_lp_scan *s, CXCursor *stmts, int n, int i);
 
 #endif /* NF_LOOP_INT_H */

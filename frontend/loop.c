@@ -25,7 +25,10 @@
    1. Candidates (nf_lp_visit): each `for` of each compound statement of
       a function defined in the main file; not in a function under
       optimize ("O0"), where the plugin's loop pass does not run
-      (nf_lp_unoptimized).  Innermost loops summing a product into a
+      (nf_lp_unoptimized).  Each is first tried as the max loop of a
+      softmax (loop-softmax.c: its three loops become one call), then as
+      the row of a matrix-vector nest (loop-dot.c).  Innermost loops
+      summing a product into a
       floating-point variable (nf_lp_cand_visit, the plugin's
       nf_loop_candidate) are norm candidates; one that cannot be built
       is reported when it sums squares, with the reason.
@@ -643,11 +646,18 @@ nf_lp_visit (CXCursor c, CXCursor parent, CXClientData data)
       for (int i = 0; i < n && !s->oom; i++)
 	if (clang_getCursorKind (stmts[i]) == CXCursor_ForStmt)
 	  {
-	    /* The row of a matrix-vector nest (loop-dot.c) first, as the
-	       plugin's nf_loop_try.  */
-	    if (nf_lp_try_dot (s, parent, stmts, n, i))
+	    /* A softmax's loops (loop-softmax.c) before any other kind,
+	       as the plugin's nf_loop_run; then the row of a
+	       matrix-vector nest (loop-dot.c), as its nf_loop_try.  */
+	    int used = nf_lp_try_softmax (s, stmts, n, i);
+	    if (used > 0)
+	      {
+		i += used - 1;
+		continue;
+	      }
+	    if (!s->oom && nf_lp_try_dot (s, parent, stmts, n, i))
 	      continue;
-	    int used = nf_lp_try (s, stmts, n, i);
+	    used = nf_lp_try (s, stmts, n, i);
 	    if (used > 0)
 	      i += used - 1;
 	    else if (!s->oom && !s->summed)
@@ -750,7 +760,7 @@ nf_loop_run (nf_tool *t)
 {
   if (!(t->kinds
 	& (NF_KIND_RMSNORM | NF_KIND_MULREDSQRT | NF_KIND_EXPM1 | NF_KIND_LOG1P
-	   | NF_KIND_ELEMENTWISE | NF_KIND_DOT)))
+	   | NF_KIND_ELEMENTWISE | NF_KIND_DOT | NF_KIND_SOFTMAX)))
     return 0;
   return nf_tool_each_function (t, nf_lp_unoptimized, nf_lp_function, NULL);
 }
