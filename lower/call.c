@@ -296,10 +296,19 @@ nf_call_plan_dot (const nf_region *r, const nf_match *m,
 
 /* Softmax: y and x of one element type, y against x (in place is the
    kernel's).  The kernel sums in double whatever the loop's accumulator
-   (a float or a double sum of float exps).  */
+   (a float or a double sum of float exps).  Not where GCC vectorizes
+   the loops itself with wide vectors (-ffast-math with AVX): its 4-ulp
+   libmvec expf over 8 or 16 lanes beats the kernel's double exp from a
+   few hundred elements on (bench/plugin/softmax.c at -Ofast
+   -march=native: 0.47x at 4096 elements, 0.89x at 1024; with -mavx2
+   0.75x at 4096).  */
 static const char *
-nf_call_plan_softmax (const nf_region *r, const nf_match *m, nf_call *c)
+nf_call_plan_softmax (const nf_region *r, const nf_match *m,
+		      const nf_call_flags *f, nf_call *c)
 {
+  if (f->wide_vector_math)
+    return "the compiler vectorizes this softmax itself with wide vectors "
+	   "(-ffast-math), faster than the kernel";
   enum nf_elem elem = nf_value_type (r, m->input).elem;
   const struct nf_callee *k
     = nf_callee_find (NF_KIND_SOFTMAX, elem, m->accum, NF_VARIANT_PLAIN);
@@ -395,7 +404,7 @@ nf_call_plan (const nf_region *r, const nf_match *m, const nf_call_flags *flags,
     case NF_KIND_DOT:
       return nf_call_plan_dot (r, m, flags, c);
     case NF_KIND_SOFTMAX:
-      return nf_call_plan_softmax (r, m, c);
+      return nf_call_plan_softmax (r, m, flags, c);
     default:
       NF_ASSERT (false, "a match of a kind with no runtime call");
       return "no runtime call for this kind";

@@ -117,6 +117,9 @@ extern "C"
   {
     bool fast_math;	   /* -ffast-math: the FAST variants (1 ulp).  */
     bool associative_math; /* The loop's sum may be reordered anyway.  */
+    bool wide_vector_math; /* The compiler vectorizes libm calls itself,
+			      with vectors wider than 16 bytes (-ffast-math
+			      with AVX): faster than some kernels.  */
   } nf_call_flags;
 
   /* Plan the call for the match M of region R under FLAGS into *C.

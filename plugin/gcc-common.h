@@ -85,6 +85,15 @@ nf_float_vector_bytes (void)
   return GET_MODE_SIZE (m).to_constant ();
 }
 
+/* Whether GCC vectorizes libm calls itself through vectors wider than
+   SSE's (-ffast-math with AVX): faster then than the Elementwise
+   programs and the softmax kernel (nf_call_flags.wide_vector_math).  */
+static inline bool
+nf_wide_vector_math_p (void)
+{
+  return flag_unsafe_math_optimizations && nf_float_vector_bytes () > 16;
+}
+
 /* The name of the main input file, for the report.  */
 static inline const char *
 nf_main_input_filename (void)

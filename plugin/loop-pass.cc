@@ -336,7 +336,7 @@ nf_loop_in_fallback (class loop *loop)
 static bool
 nf_loop_ew_pays (void)
 {
-  return !flag_unsafe_math_optimizations || nf_float_vector_bytes () <= 16;
+  return !nf_wide_vector_math_p ();
 }
 
 /* The Elementwise attempt on the map candidate LOOP that no map region

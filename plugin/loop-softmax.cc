@@ -392,7 +392,8 @@ nf_sm_fuse (struct nf_softmax_loops *l, bool *changed)
   if (!r)
     return why;
   nf_call plan;
-  nf_call_flags fl = { nf_fast_math_p (), flag_associative_math != 0 };
+  nf_call_flags fl = { nf_fast_math_p (), flag_associative_math != 0,
+			nf_wide_vector_math_p () };
   why = nf_call_plan (r, &m, &fl, &plan);
   tree ok = why ? NULL_TREE : nf_sm_ok (l, start);
   if (ok && integer_zerop (ok))
