@@ -2,10 +2,12 @@
    across a small pool of POSIX threads; nf_set_num_threads.
 
    Each thread takes whole rows in fixed chunks (NF_POOL_CHUNKS a
-   thread), claimed one at a time: a row is at most a few microseconds
-   of work, and splitting one would need a second reduction.  The
-   caller's thread and the pool's workers claim the chunks alike.  Small batches stay on the calling thread
-   (NF_ROWS_PAR_MIN).  When the output is too big to stay cached, the
+   thread, fewer for a small job: NF_POOL_CHUNK_MIN), claimed one at a
+   time: a row is at most a few microseconds of work, and splitting one
+   would need a second reduction.  The caller's thread claims the chunks
+   from the front, the pool's workers from the back, so each keeps its
+   rows (and their cache) from call to call.  Small batches stay on the
+   calling thread (NF_ROWS_PAR_MIN).  When the output is too big to stay cached, the
    rows are written with non-temporal stores: they skip the
    read-for-ownership of each line, a third of a row pass's traffic where
    the memory system charges for it (1.4x on a Sapphire Rapids guest,
@@ -26,10 +28,11 @@
    The pool: NF_POOL_MAX workers at most, started on demand and never
    stopped, each blocked on its own semaphore.  A call takes the pool's
    owner mutex, writes the job, publishes it in the claim word (the job's
-   generation and its next chunk) and posts one semaphore per worker it
-   needs; then the caller and the workers claim the chunks one at a time
-   (a compare-and-swap on the claim word that names the generation), and
-   whoever finishes the job's last chunk posts the done semaphore unless
+   generation and its unclaimed chunks) and posts one semaphore per
+   worker it needs; then the caller and the workers claim the chunks one
+   at a time (a compare-and-swap on the claim word that names the
+   generation), each counts the chunks it ran once it finds none left,
+   and whoever completes the job's count posts the done semaphore unless
    it is the caller.  So a worker that the system has not scheduled yet
    (another process has its core) delays nothing: the caller runs the
    chunk it would have run, and the worker, when it wakes, finds nothing
@@ -38,7 +41,7 @@
    while the caller waited for its worker's chunk).  A chunk is the same
    rows whoever runs it, so the results do not depend on who ran what.
    The claim's acquire orders the job's writes before a worker's reads,
-   the last chunk's count (or done post) its outputs before the caller's
+   the last count (or done post) its outputs before the caller's
    return (ThreadSanitizer checks it: testsuite's thread-test-tsan).  A
    call that finds the pool in use by another
    thread does all its rows on its own thread rather than wait: the
@@ -124,6 +127,16 @@
 #define NF_POOL_CHUNKS 4
 #endif
 
+/* The fewest elements of a chunk, while a job has more chunks than
+   threads: 2^15 elements are about 1 us of matrix-vector work in cache.
+   On the 2-vCPU Zen 5 guest of bench/RESULTS.md a 288 x 288 product
+   (2.5 us on one thread, 0.56 us a chunk of 58 rows) took 1.5 us on two
+   threads in two chunks, 1.6 in eight (the chunks changing cores call
+   after call) and 1.9 in five.  */
+#ifndef NF_POOL_CHUNK_MIN
+#define NF_POOL_CHUNK_MIN ((size_t) 1 << 15)
+#endif
+
 /* The most workers the pool starts: with the caller, 64 threads, more
    than the memory bandwidth of any current socket needs for a pass
    that moves 8 bytes per float.  */
@@ -148,8 +161,8 @@ static struct
   pthread_mutex_t owner;
   unsigned workers; /* started, numbered 0 to workers - 1 */
   struct nf_rows_job job;
-  /* The job's generation (high 32 bits) and its next unclaimed chunk
-     (low 32); atomic.  */
+  /* The job's generation and its unclaimed chunks (claim_chunk);
+     atomic.  */
   unsigned long long claim;
   unsigned finished;	 /* the job's chunks done; atomic */
   sem_t go[NF_POOL_MAX]; /* a new job for worker I (maybe gone already) */
@@ -257,42 +270,59 @@ chunk_bounds (size_t rows, unsigned chunks, unsigned c, size_t *r0, size_t *r1)
   *r1 = *r0 + q + (c < m);
 }
 
-/* Claim the next chunk of the current job: its index in *C, or false
-   when none is left.  (Its generation cannot change under a claimed
-   chunk: the job's caller waits for every chunk.)  */
+/* The claim word: the job's generation in the high 32 bits, its next
+   chunk from the front in bits 0 to 15 and one past its last unclaimed
+   chunk in bits 16 to 31 (at most (NF_POOL_MAX + 1) NF_POOL_CHUNKS
+   chunks).  */
+#define CLAIM_BACK_ONE ((unsigned long long) 1 << 16)
+
+/* Claim a chunk of the current job, the first unclaimed one or (BACK)
+   the last: its index in *C, or false when none is left.  The caller
+   takes chunks from the front and the workers from the back, so that
+   with one worker each thread runs the same rows call after call, its
+   part of the matrix still in its own cache, and only the chunks around
+   where they meet change hands.  (The generation cannot change under a
+   claimed chunk: the job's caller waits for every chunk.)  */
 static int
-claim_chunk (unsigned *c)
+claim_chunk (int back, unsigned *c)
 {
   unsigned long long w = __atomic_load_n (&pool.claim, __ATOMIC_ACQUIRE);
   for (;;)
     {
-      /* The chunk count is the job's, read after the claim word that
-	 published it; a stale word's chunk count may be another job's,
-	 but then the CAS fails.  */
-      unsigned next = (unsigned) w;
-      if (next >= __atomic_load_n (&pool.job.chunks, __ATOMIC_RELAXED))
+      unsigned lo = (unsigned) w & 0xffff, hi = (unsigned) (w >> 16) & 0xffff;
+      if (lo >= hi)
 	return 0;
-      if (__atomic_compare_exchange_n (&pool.claim, &w, w + 1, 0,
+      if (__atomic_compare_exchange_n (&pool.claim, &w,
+				       back ? w - CLAIM_BACK_ONE : w + 1, 0,
 				       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 	{
-	  *c = next;
+	  *c = back ? hi - 1 : lo;
 	  return 1;
 	}
     }
 }
 
-/* Run the claimed chunk C of the job; true when it was the job's last
-   to finish.  */
+/* Claim and run chunks of the current job while there are any, then
+   count the chunks run in one addition: true when that made the job's
+   count complete (this thread ran the job's last chunks; a thread that
+   ran none never is).  One atomic addition a thread, not one a chunk:
+   each is a cache line passed between the cores.  */
 static int
-run_chunk (unsigned c)
+run_chunks (int back)
 {
-  /* (read before the count: once the last chunk is counted, the next
-     call may write the job)  */
-  unsigned chunks = __atomic_load_n (&pool.job.chunks, __ATOMIC_RELAXED);
-  size_t r0, r1;
-  chunk_bounds (pool.job.rows, chunks, c, &r0, &r1);
-  pool.job.run (pool.job.ctx, r0, r1);
-  return __atomic_add_fetch (&pool.finished, 1, __ATOMIC_ACQ_REL) == chunks;
+  unsigned c, ran = 0, chunks = 0;
+  while (claim_chunk (back, &c))
+    {
+      /* (read before the count: once the last chunk is counted, the
+	 next call may write the job)  */
+      chunks = __atomic_load_n (&pool.job.chunks, __ATOMIC_RELAXED);
+      size_t r0, r1;
+      chunk_bounds (pool.job.rows, chunks, c, &r0, &r1);
+      pool.job.run (pool.job.ctx, r0, r1);
+      ran++;
+    }
+  return ran
+	 && __atomic_add_fetch (&pool.finished, ran, __ATOMIC_ACQ_REL) == chunks;
 }
 
 /* Worker ARG (its index): on each post of its semaphore, claim and run
@@ -305,10 +335,8 @@ worker_main (void *arg)
   for (;;)
     {
       pool_wait (&pool.go[i]);
-      unsigned c;
-      while (claim_chunk (&c))
-	if (run_chunk (c))
-	  sem_post (&pool.done);
+      if (run_chunks (1))
+	sem_post (&pool.done);
     }
   return NULL;
 }
@@ -415,21 +443,23 @@ nf_rows_split (void (*run) (const void *, size_t, size_t), const void *ctx,
   pool.job.ctx = ctx;
   pool.job.rows = rows;
   /* NF_POOL_CHUNKS chunks a thread: a worker the system runs late or
-     stops holds at most that share of the rows.  */
-  size_t chunks = (size_t) t * NF_POOL_CHUNKS;
+     stops holds at most that share of the rows; fewer for a small job,
+     down to one a thread, so that a chunk has NF_POOL_CHUNK_MIN elements;
+     always the same number for each thread (five chunks on two threads
+     take three chunks' time).  */
+  size_t per = elems / ((size_t) t * NF_POOL_CHUNK_MIN);
+  per = per < 1 ? 1 : per > NF_POOL_CHUNKS ? NF_POOL_CHUNKS : per;
+  size_t chunks = (size_t) t * per;
   if (chunks > rows)
     chunks = rows;
   __atomic_store_n (&pool.job.chunks, (unsigned) chunks, __ATOMIC_RELAXED);
   __atomic_store_n (&pool.finished, 0, __ATOMIC_RELAXED);
   unsigned long long gen = (pool.claim >> 32) + 1;
-  __atomic_store_n (&pool.claim, gen << 32, __ATOMIC_RELEASE);
+  __atomic_store_n (&pool.claim, gen << 32 | chunks * CLAIM_BACK_ONE,
+		    __ATOMIC_RELEASE);
   for (unsigned i = 0; i + 1 < t; i++)
     sem_post (&pool.go[i]);
-  unsigned c;
-  int last = 0;
-  while (claim_chunk (&c))
-    last |= run_chunk (c);
-  if (!last)
+  if (!run_chunks (0))
     pool_wait (&pool.done);
   pthread_mutex_unlock (&pool.owner);
   pthread_setcancelstate (cancel, NULL);
