@@ -137,6 +137,14 @@
 #define NF_POOL_CHUNK_MIN ((size_t) 1 << 15)
 #endif
 
+/* Below this many elements, a job splits only over workers already
+   awake (small_job_alone): 2^18 elements are about 8 us of
+   matrix-vector work in cache on one thread, what waking a sleeping
+   worker takes.  */
+#ifndef NF_POOL_WAKE_MIN
+#define NF_POOL_WAKE_MIN ((size_t) 1 << 18)
+#endif
+
 /* The most workers the pool starts: with the caller, 64 threads, more
    than the memory bandwidth of any current socket needs for a pass
    that moves 8 bytes per float.  */
@@ -166,6 +174,8 @@ static struct
   unsigned long long claim;
   unsigned finished;	 /* the job's chunks done; atomic */
   sem_t go[NF_POOL_MAX]; /* a new job for worker I (maybe gone already) */
+  /* Worker I's state, a hint (small_job_alone); atomic.  */
+  unsigned char awake[NF_POOL_MAX];
   sem_t done;		 /* a worker finished the job's last chunk */
 } pool = { .owner = PTHREAD_MUTEX_INITIALIZER };
 
@@ -235,9 +245,20 @@ nf_get_num_threads (void)
   return (int) threads_env;
 }
 
-/* Take one post of S: poll for NF_POOL_SPIN_NS, then sleep.  */
+/* Worker states (pool.awake): polling for work or running it; asleep
+   in sem_wait (or about to be); posted to wake by a small job
+   (small_job_alone) and not awake yet.  */
+enum
+{
+  W_AWAKE = 1,
+  W_ASLEEP = 0,
+  W_WOKEN = 2
+};
+
+/* Take one post of S: poll for NF_POOL_SPIN_NS, then sleep, with
+   *STATE (a worker's, or NULL) W_ASLEEP while it sleeps.  */
 static void
-pool_wait (sem_t *s)
+pool_wait (sem_t *s, unsigned char *state)
 {
   struct timespec t0, t;
   clock_gettime (CLOCK_MONOTONIC, &t0);
@@ -256,8 +277,12 @@ pool_wait (sem_t *s)
 	    break;
 	}
     }
+  if (state)
+    __atomic_store_n (state, W_ASLEEP, __ATOMIC_RELAXED);
   while (sem_wait (s) != 0)
     ; /* EINTR */
+  if (state)
+    __atomic_store_n (state, W_AWAKE, __ATOMIC_RELAXED);
 }
 
 /* Set *R0 and *R1 to the bounds of chunk C of CHUNKS over ROWS rows: the
@@ -334,7 +359,7 @@ worker_main (void *arg)
   unsigned i = (unsigned) (uintptr_t) arg;
   for (;;)
     {
-      pool_wait (&pool.go[i]);
+      pool_wait (&pool.go[i], &pool.awake[i]);
       if (run_chunks (1))
 	sem_post (&pool.done);
     }
@@ -379,6 +404,7 @@ start_worker (void)
 
   if (sem_init (&pool.go[i], 0, 0) != 0)
     return 0;
+  __atomic_store_n (&pool.awake[i], W_AWAKE, __ATOMIC_RELAXED);
   if (pthread_attr_init (&attr) != 0)
     return 0;
   pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
@@ -390,6 +416,33 @@ start_worker (void)
   if (ok)
     pool.workers++;
   return ok;
+}
+
+/* Whether a small job should run on the caller's thread alone because
+   one of the first WORKERS workers is not awake: waking one costs the
+   caller a system call (sem_post to a sleeper) and the worker 4 to 60
+   us (rows.c's measurements above), more than such a job's work, and a
+   worker that the system has not run yet would only arrive after the
+   job.  Each sleeping worker is posted to wake once (W_WOKEN), so that
+   it polls for the calls that follow: back-to-back small jobs, the
+   matrix-vector products of a forward pass, split again from the call
+   after it is awake.  Called with the owner mutex held.  */
+static int
+small_job_alone (unsigned workers)
+{
+  int alone = 0;
+  for (unsigned i = 0; i < workers; i++)
+    {
+      unsigned char s = __atomic_load_n (&pool.awake[i], __ATOMIC_RELAXED);
+      if (s == W_AWAKE)
+	continue;
+      alone = 1;
+      if (s == W_ASLEEP
+	  && __atomic_compare_exchange_n (&pool.awake[i], &s, W_WOKEN, 0,
+					  __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+	sem_post (&pool.go[i]);
+    }
+  return alone;
 }
 
 /* Run RUN and CTX over ROWS rows: on this thread alone if the batch is
@@ -435,6 +488,15 @@ nf_rows_split (void (*run) (const void *, size_t, size_t), const void *ctx,
     ;
   if (t > pool.workers + 1)
     t = pool.workers + 1;
+  if (t > 1 && elems < NF_POOL_WAKE_MIN && small_job_alone (t - 1))
+    t = 1;
+  if (t <= 1)
+    {
+      pthread_mutex_unlock (&pool.owner);
+      pthread_setcancelstate (cancel, NULL);
+      run (ctx, 0, rows);
+      return;
+    }
 
   /* The job, then the claim word that publishes it (its chunk count
      written atomically: a late worker of the previous job may read it
@@ -460,7 +522,7 @@ nf_rows_split (void (*run) (const void *, size_t, size_t), const void *ctx,
   for (unsigned i = 0; i + 1 < t; i++)
     sem_post (&pool.go[i]);
   if (!run_chunks (0))
-    pool_wait (&pool.done);
+    pool_wait (&pool.done, NULL);
   pthread_mutex_unlock (&pool.owner);
   pthread_setcancelstate (cancel, NULL);
 }
