@@ -723,7 +723,7 @@ nf_dot_rewrite (struct nf_lp_scan *s, struct nf_dot_nest *n, int w)
   if (!r)
     return why;
   nf_call c;
-  nf_call_flags fl = { t->fast_math, t->associative_math };
+  nf_call_flags fl = { t->fast_math, t->associative_math, t->ew_vectorizer };
   const struct nf_lp_loop *l0 = &g->loops[0];
   size_t begin = nf_lp_pragmas_before (t, nf_ast_begin (n->outer));
   size_t end = nf_ast_end (n->outer);

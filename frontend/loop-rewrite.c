@@ -221,7 +221,8 @@ static const char *
 nf_lp_plan (const struct nf_lp_scan *s, const struct nf_lp *g,
 	    const nf_match *m, nf_call *c)
 {
-  nf_call_flags flags = { s->t->fast_math, s->t->associative_math };
+  nf_call_flags flags
+    = { s->t->fast_math, s->t->associative_math, s->t->ew_vectorizer };
   return nf_call_plan (g->r, m, &flags, c);
 }
 

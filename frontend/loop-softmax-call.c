@@ -316,7 +316,9 @@ nf_sm_fuse (struct nf_sm *sm)
   else if ((r = nf_softmax_loops_region (&f, &m, &why)))
     {
       nf_call c;
-      nf_call_flags fl = { t->fast_math, t->associative_math };
+      /* (ew_vectorizer: the plugin's nf_wide_vector_math_p)  */
+      nf_call_flags fl
+	= { t->fast_math, t->associative_math, t->ew_vectorizer };
       why = nf_call_plan (r, &m, &fl, &c);
       if (!why)
 	why = nf_sm_rewrite (sm, r, &m, &c, start);
