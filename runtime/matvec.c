@@ -36,11 +36,14 @@
 #include "kernels.h"
 
 /* From this many elements of W up, the rows are split over threads.  A
-   matrix-vector product is about 0.1 ns an element on one core, so
-   2^15 elements (stories15M's 288 x 288 is 2.5 times that) are 3 us of
-   work, against well under a microsecond of handoff to a worker still
-   polling from the previous call (rows.c's NF_POOL_SPIN_NS), or 50 us to
-   one that slept: a forward pass calls it back to back.  */
+   matrix-vector product in cache is about 0.03 ns an element on one
+   core (the Zen 5 guest of bench/RESULTS.md), so 2^15 elements
+   (stories15M's 288 x 288 is 2.5 times that) are 1 us of work, against
+   0.2 to 0.3 us of handoff to a worker still polling from the previous
+   call (rows.c's NF_POOL_SPIN_NS): 288 x 288 takes 2.5 us on one thread
+   and 1.5 on two, back to back as a forward pass calls it.  A worker
+   that slept is not waited for below 2^18 elements (rows.c's
+   NF_POOL_WAKE_MIN).  */
 #ifndef NF_MATVEC_PAR_MIN
 #define NF_MATVEC_PAR_MIN ((size_t) 1 << 15)
 #endif
