@@ -8,8 +8,9 @@
    the classifier.
 
    What the plugin makes of it: each matmul a Dot region (nf_matvec_f32,
-   split over the cores), each rmsnorm an RMSNorm region; the softmax and
-   the attention loops stay (no Softmax front end yet).
+   split over the cores), each rmsnorm an RMSNorm region, the softmax a
+   Softmax region (nf_softmax_f32; not under -Ofast -march=native, where
+   GCC's vectorized loops are faster); the attention loops stay.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
