@@ -231,7 +231,8 @@ nf_args_unsafe_math (const struct nf_cli *cli)
    bytes, as the plugin's nf_float_vector_bytes finds them: the last of
    -mavx, -mavx2, -mavx512*, -mno-avx and -march= (an AVX target) wins;
    -mprefer-vector-width=128 keeps 16.  Without -m options the target is
-   x86-64's SSE2 (16 bytes); -march=native is not guessed.  */
+   x86-64's SSE2 (16 bytes); -march=native is the host's (AVX or not):
+   the tool runs where the code is built.  */
 static bool
 nf_args_wide_vectors (const struct nf_cli *cli)
 {
@@ -250,6 +251,15 @@ nf_args_wide_vectors (const struct nf_cli *cli)
 	wide = true;
       else if (!strcmp (a, "-mno-avx"))
 	wide = false;
+      else if (!strcmp (a, "-march=native"))
+	{
+	  /* The host's: the tool runs where the code is built.  */
+#if defined(__x86_64__) || defined(__i386__)
+	  wide = __builtin_cpu_supports ("avx");
+#else
+	  wide = false;
+#endif
+	}
       else if (!strncmp (a, "-march=", 7))
 	{
 	  wide = false;
