@@ -356,6 +356,39 @@ nf_sm_final_uses (class loop *loop, tree res, vec<gimple *> *uses)
     nf_sm_uses_after (loop, next, uses);
 }
 
+/* Whether B's sum adds what it stores, the exp EV: NEXT = sum + EV, or
+   sum + the element B just stored (llama2.c's sum += x[i] after x[i] =
+   expf (...), when no FRE has forwarded the store yet).  Not a sum of
+   anything else (sum += x[i] of the input: no softmax).  */
+static bool
+nf_sm_sums_exp (const struct nf_softmax_loops *l, tree ev, tree next)
+{
+  if (TREE_CODE (next) != SSA_NAME)
+    return false;
+  gimple *add = SSA_NAME_DEF_STMT (next);
+  if (!is_gimple_assign (add) || gimple_assign_rhs_code (add) != PLUS_EXPR)
+    return false;
+  tree t = gimple_assign_rhs1 (add) == l->sum_phi ? gimple_assign_rhs2 (add)
+	   : gimple_assign_rhs2 (add) == l->sum_phi ? gimple_assign_rhs1 (add)
+						    : NULL_TREE;
+  if (!t || TREE_CODE (t) != SSA_NAME)
+    return false;
+  if (t == ev)
+    return true;
+  /* A reload of the stored element: after the store in its block (the
+     loop's only store, nf_sm_loop_effects checks), from its address.  */
+  gimple *ld = SSA_NAME_DEF_STMT (t);
+  if (!gimple_assign_load_p (ld) || gimple_bb (ld) != gimple_bb (l->store_b)
+      || !operand_equal_p (gimple_assign_rhs1 (ld),
+			   gimple_assign_lhs (l->store_b), 0))
+    return false;
+  for (gimple_stmt_iterator gsi = gsi_for_stmt (l->store_b); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (gsi_stmt (gsi) == ld)
+      return true;
+  return false;
+}
+
 /* Step 2: loop B from the uses of A's max.  False when it is none (the
    max is for something else); else *WHY may hold a near miss.  */
 bool
@@ -413,7 +446,7 @@ nf_sm_exp_loop (struct nf_softmax_loops *l, const char **why)
       else
 	return *why = NF_WHY_SOFTMAX_OTHER_WORK, true;
     }
-  if (!l->store_b)
+  if (!l->store_b || !nf_sm_sums_exp (l, ev, next))
     return *why = NF_WHY_SOFTMAX_LOOPS, true;
   gphi *phi = as_a<gphi *> (SSA_NAME_DEF_STMT (l->sum_phi));
   l->sum_init = PHI_ARG_DEF_FROM_EDGE (phi, loop_preheader_edge (l->b));

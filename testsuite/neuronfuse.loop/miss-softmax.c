@@ -2,8 +2,10 @@
    Purpose: three loops one step from a softmax are reported with the
    guard that failed, and keep their own results: a max seeded with 0
    (not the max of a negative row), exponentials kept in a third array,
-   a max that skips the first element, and a loop that also counts.  A
-   max whose only use is elsewhere is no candidate (no remark).  */
+   a max that skips the first element, a loop that also counts, and a
+   sum of the inputs instead of the exponentials (no softmax: the kernel
+   would give another result).  A max whose only use is elsewhere is no
+   candidate (no remark).  */
 /* { dg-do run } */
 #include "nf-loop.h"
 
@@ -75,6 +77,22 @@ counts (float *x, int n)
     x[i] /= s;
 }
 
+__attribute__ ((noipa)) void
+wrong_sum (float *y, const float *x, int n)
+{
+  float m = x[0];
+  for (int i = 1; i < n; i++) /* { dg-missed "Softmax: not rewritten: the loops are no softmax" } */
+    m = fmaxf (m, x[i]);
+  float s = 0.0f;
+  for (int i = 0; i < n; i++)
+    {
+      y[i] = expf (x[i] - m);
+      s += x[i];
+    }
+  for (int i = 0; i < n; i++)
+    y[i] /= s;
+}
+
 __attribute__ ((noipa)) float
 max_only (const float *x, float *y, int n)
 {
@@ -133,6 +151,15 @@ main (void)
       plain (r, n, n ? keep[0] : 0, 0);
       for (size_t i = 0; i < n; i++)
 	nf_loop_near ("counts", i, x[i], r[i], 1e-5L, r[i]);
+      CHECK (!NF_FUSED (wrong_sum (y, keep, n)));
+      float m = n ? keep[0] : 0, t = 0;
+      for (size_t i = 1; i < n; i++)
+	m = keep[i] > m ? keep[i] : m;
+      for (size_t i = 0; i < n; i++)
+	t += keep[i];
+      for (size_t i = 0; i < n; i++)
+	nf_loop_near ("wrong_sum", i, y[i], expf (keep[i] - m) / t, 1e-4L,
+		      fabsl ((long double) expf (keep[i] - m) / t));
       CHECK (!NF_FUSED (max_only (keep, y, n)));
     }
   NF_DONE ();
