@@ -161,7 +161,7 @@ nf_sm_record (const struct nf_sm *sm, const nf_region *r, const nf_match *m,
   /* (no errno note: the plugin's entry has none, and the parity tests
      compare the notes)  */
   nf_region_contract (&d, notes, NF_KIND_SOFTMAX, elem, m->accum, false, false,
-		      false);
+		      t->math_errno);
   if (c->flops >= 0)
     {
       d.flops = c->flops;

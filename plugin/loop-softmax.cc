@@ -284,7 +284,7 @@ nf_sm_outline (struct nf_softmax_loops *l, const nf_region *r,
   d.reduce_dims = dims;
   d.n_reduce_dims = 1;
   nf_region_contract (&d, notes, NF_KIND_SOFTMAX, elem, m->accum, false,
-		      false, false);
+		      false, flag_errno_math);
   if (p->flops >= 0)
     {
       d.flops = p->flops;
