@@ -382,6 +382,27 @@ nf_loop_ew_attempt (class loop *loop, auto_vec<class loop *> &consumed,
   return false;
 }
 
+/* The verdict on KIND's attempt at LOOP (FUSED, or REASON): early, kept
+   for the late instance; late, a missed line with the early reason
+   where the early instance built the region (it saw the loops as
+   written), else REASON.  */
+static void
+nf_loop_report_kind (class loop *loop, location_t locus, bool early,
+		     bool fused, enum nf_kind kind, const char *reason,
+		     const struct nf_early_verdict *ev)
+{
+  if (early)
+    {
+      if (fused || reason)
+	nf_loop_note_early (locus, fused, kind, reason);
+      return;
+    }
+  if (!fused && ev && !ev->fused && ev->reason && ev->kind == kind)
+    reason = ev->reason;
+  if (reason)
+    nf_record_missed (find_loop_location (loop), kind, reason);
+}
+
 /* The loop LOOP: attempt it from its guard, then from its header.  In
    the EARLY pass a loop that is not fused is left for nf-loop, which
    sees it again after inlining and reports why not.  Returns true if it
@@ -417,17 +438,9 @@ nf_loop_try (class loop *loop, auto_vec<class loop *> &consumed, bool early)
   if (!map && !square && nf_loop_dot_attempt (loop, consumed, &reason,
 					      &changed))
     {
-      bool fused = consumed.length () > n_consumed;
-      if (early)
-	{
-	  if (fused || reason)
-	    nf_loop_note_early (locus, fused, NF_KIND_DOT, reason);
-	  return changed;
-	}
-      if (!fused && ev && !ev->fused && ev->reason && ev->kind == NF_KIND_DOT)
-	reason = ev->reason;
-      if (reason)
-	nf_record_missed (find_loop_location (loop), NF_KIND_DOT, reason);
+      nf_loop_report_kind (loop, locus, early,
+			   consumed.length () > n_consumed, NF_KIND_DOT,
+			   reason, ev);
       return changed;
     }
   enum nf_loop_mode mode = map ? NF_LOOP_MAP : NF_LOOP_NORM;
@@ -511,17 +524,9 @@ nf_loop_softmax_try (class loop *loop, auto_vec<class loop *> &consumed,
   if (!early && !found && ev && !ev->fused && ev->reason
       && ev->kind == NF_KIND_SOFTMAX)
     found = true;
-  if (!found)
-    return changed;
-  if (early)
-    {
-      nf_loop_note_early (locus, fused, NF_KIND_SOFTMAX, reason);
-      return changed;
-    }
-  if (!fused && ev && !ev->fused && ev->reason && ev->kind == NF_KIND_SOFTMAX)
-    reason = ev->reason;
-  if (reason)
-    nf_record_missed (find_loop_location (loop), NF_KIND_SOFTMAX, reason);
+  if (found)
+    nf_loop_report_kind (loop, locus, early, fused, NF_KIND_SOFTMAX, reason,
+			 ev);
   return changed;
 }
 
