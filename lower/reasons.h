@@ -43,6 +43,12 @@
   "the max or the sum is used after the loops"
 #define NF_WHY_SOFTMAX_NO_DIVIDE                                               \
   "the sum is not used by a loop dividing the exponentials"
+/* The loops as loop header copying leaves them (each behind a zero-trip
+   guard, the values joined after it): the late pass's view of a softmax
+   only inlining showed, or of C++'s std::max through a reference.  */
+#define NF_WHY_SOFTMAX_GUARDED                                                 \
+  "the loops are guarded against running zero times (after loop header "    \
+  "copying), a shape not supported"
 #define NF_WHY_SOFTMAX_STORE                                                   \
   "the normalised values are not stored contiguously"
 #define NF_WHY_NOT_CONTIGUOUS                                                  \

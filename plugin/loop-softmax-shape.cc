@@ -42,7 +42,8 @@ nf_sm_strip (tree t)
 }
 
 /* The non-debug statements outside LOOP using NAME, through single-
-   argument PHIs and copies outside it, into USES.  */
+   argument PHIs outside it and copies anywhere (m_54 = max in the loop,
+   used after it: what FRE leaves of C++'s std::max), into USES.  */
 static void
 nf_sm_uses_after (class loop *loop, tree name, vec<gimple *> *uses)
 {
@@ -55,11 +56,17 @@ nf_sm_uses_after (class loop *loop, tree name, vec<gimple *> *uses)
       FOR_EACH_IMM_USE_FAST (use, it, work[i])
 	{
 	  gimple *u = USE_STMT (use);
-	  if (is_gimple_debug (u) || flow_bb_inside_loop_p (loop, gimple_bb (u)))
+	  if (is_gimple_debug (u))
+	    continue;
+	  if (is_gimple_assign (u) && gimple_assign_ssa_name_copy_p (u))
+	    {
+	      work.safe_push (gimple_assign_lhs (u));
+	      continue;
+	    }
+	  if (flow_bb_inside_loop_p (loop, gimple_bb (u)))
 	    continue;
 	  gphi *phi = dyn_cast<gphi *> (u);
-	  if ((phi && gimple_phi_num_args (phi) == 1)
-	      || (is_gimple_assign (u) && gimple_assign_ssa_name_copy_p (u)))
+	  if (phi && gimple_phi_num_args (phi) == 1)
 	    work.safe_push (gimple_get_lhs (u));
 	  else if (!uses->contains (u))
 	    uses->safe_push (u);
@@ -389,6 +396,40 @@ nf_sm_sums_exp (const struct nf_softmax_loops *l, tree ev, tree next)
   return false;
 }
 
+/* Whether the max reaches an exp loop through the PHI that joins A's
+   zero-trip guard (max = PHI <seed, A's max>), as after loop header
+   copying: a softmax in a shape this file does not take (the guards
+   before each loop, the blocks they join), reported rather than left
+   silent.  USES: the max's uses after A.  */
+static bool
+nf_sm_guarded_exp (const struct nf_softmax_loops *l, const vec<gimple *> &uses)
+{
+  for (gimple *u : uses)
+    {
+      gphi *phi = dyn_cast<gphi *> (u);
+      if (!phi || gimple_phi_num_args (phi) != 2)
+	continue;
+      tree seed = nf_sm_strip (l->seed);
+      if (nf_sm_strip (gimple_phi_arg_def (phi, 0)) != seed
+	  && nf_sm_strip (gimple_phi_arg_def (phi, 1)) != seed)
+	continue;
+      auto_vec<gimple *, 4> after;
+      nf_sm_uses_after (l->a, gimple_phi_result (phi), &after);
+      for (gimple *v : after)
+	{
+	  if (!is_gimple_assign (v) || gimple_assign_rhs_code (v) != MINUS_EXPR
+	      || gimple_bb (v)->loop_father == loop_outer (l->a))
+	    continue;
+	  gimple *e = nf_sm_single_use_in (gimple_bb (v)->loop_father,
+					   gimple_assign_lhs (v));
+	  int nargs;
+	  if (e && is_gimple_call (e) && nf_lr_call_op (e, &nargs) == NF_OP_EXP)
+	    return true;
+	}
+    }
+  return false;
+}
+
 /* Step 2: loop B from the uses of A's max.  False when it is none (the
    max is for something else); else *WHY may hold a near miss.  */
 bool
@@ -405,7 +446,11 @@ nf_sm_exp_loop (struct nf_softmax_loops *l, const char **why)
     else
       elsewhere = true;
   if (!sub)
-    return false;
+    {
+      if (nf_sm_guarded_exp (l, uses))
+	return *why = NF_WHY_SOFTMAX_GUARDED, true;
+      return false;
+    }
   l->b = gimple_bb (sub)->loop_father;
   l->sub = sub;
   if (l->b->inner || loop_outer (l->b) != loop_outer (l->a)
