@@ -305,8 +305,8 @@ nf_sm_between (class loop *from, class loop *to, bitmap blocks)
   return NF_WHY_LOOP_SHAPE;
 }
 
-/* Whether every SSA name in T is defined before the region (whose first
-   block is HEADER's preheader's successor): T valid at the entry.  */
+/* Whether every SSA name in T is defined in or before DATA, the block
+   the region starts in or after: T valid at the entry.  */
 static tree
 nf_sm_late_name (tree *tp, int *walk_subtrees, void *data)
 {
@@ -323,9 +323,9 @@ nf_sm_late_name (tree *tp, int *walk_subtrees, void *data)
 }
 
 bool
-nf_sm_at_entry (class loop *a, tree t)
+nf_sm_at_entry (basic_block entry, tree t)
 {
-  return !walk_tree (&t, nf_sm_late_name, loop_preheader_edge (a)->src, NULL);
+  return !walk_tree (&t, nf_sm_late_name, entry, NULL);
 }
 
 /* Step 1: A as a max loop (L->a, m_phi, load_a, seed).  False when it
@@ -352,15 +352,35 @@ nf_sm_max_loop (struct nf_softmax_loops *l)
 }
 
 /* The statements of LOOP using the final value of the reduction PHI
-   RES (the PHI's result or its latch value NEXT), after the loop.  */
+   RES (the PHI's result or its latch value NEXT), after the loop.  A PHI
+   joining that value with INIT, the value on entry (the edge around
+   LOOP of its zero-trip guard, after loop header copying), stands for
+   its own uses, and *JOINED is set: the loops then need their guards
+   (loop-softmax.cc's nf_sm_guarded_region).  */
 static void
-nf_sm_final_uses (class loop *loop, tree res, vec<gimple *> *uses)
+nf_sm_final_uses (class loop *loop, tree res, tree init, vec<gimple *> *uses,
+		  bool *joined)
 {
   gphi *phi = as_a<gphi *> (SSA_NAME_DEF_STMT (res));
   tree next = PHI_ARG_DEF_FROM_EDGE (phi, loop_latch_edge (loop));
-  nf_sm_uses_after (loop, res, uses);
+  auto_vec<gimple *, 4> direct;
+  nf_sm_uses_after (loop, res, &direct);
   if (TREE_CODE (next) == SSA_NAME)
-    nf_sm_uses_after (loop, next, uses);
+    nf_sm_uses_after (loop, next, &direct);
+  tree in = nf_sm_strip (init);
+  for (gimple *u : direct)
+    {
+      gphi *join = dyn_cast<gphi *> (u);
+      if (join && gimple_phi_num_args (join) == 2
+	  && (nf_sm_strip (gimple_phi_arg_def (join, 0)) == in
+	      || nf_sm_strip (gimple_phi_arg_def (join, 1)) == in))
+	{
+	  *joined = true;
+	  nf_sm_uses_after (loop, gimple_phi_result (join), uses);
+	}
+      else if (!uses->contains (u))
+	uses->safe_push (u);
+    }
 }
 
 /* Whether B's sum adds what it stores, the exp EV: NEXT = sum + EV, or
@@ -396,47 +416,13 @@ nf_sm_sums_exp (const struct nf_softmax_loops *l, tree ev, tree next)
   return false;
 }
 
-/* Whether the max reaches an exp loop through the PHI that joins A's
-   zero-trip guard (max = PHI <seed, A's max>), as after loop header
-   copying: a softmax in a shape this file does not take (the guards
-   before each loop, the blocks they join), reported rather than left
-   silent.  USES: the max's uses after A.  */
-static bool
-nf_sm_guarded_exp (const struct nf_softmax_loops *l, const vec<gimple *> &uses)
-{
-  for (gimple *u : uses)
-    {
-      gphi *phi = dyn_cast<gphi *> (u);
-      if (!phi || gimple_phi_num_args (phi) != 2)
-	continue;
-      tree seed = nf_sm_strip (l->seed);
-      if (nf_sm_strip (gimple_phi_arg_def (phi, 0)) != seed
-	  && nf_sm_strip (gimple_phi_arg_def (phi, 1)) != seed)
-	continue;
-      auto_vec<gimple *, 4> after;
-      nf_sm_uses_after (l->a, gimple_phi_result (phi), &after);
-      for (gimple *v : after)
-	{
-	  if (!is_gimple_assign (v) || gimple_assign_rhs_code (v) != MINUS_EXPR
-	      || gimple_bb (v)->loop_father == loop_outer (l->a))
-	    continue;
-	  gimple *e = nf_sm_single_use_in (gimple_bb (v)->loop_father,
-					   gimple_assign_lhs (v));
-	  int nargs;
-	  if (e && is_gimple_call (e) && nf_lr_call_op (e, &nargs) == NF_OP_EXP)
-	    return true;
-	}
-    }
-  return false;
-}
-
 /* Step 2: loop B from the uses of A's max.  False when it is none (the
    max is for something else); else *WHY may hold a near miss.  */
 bool
 nf_sm_exp_loop (struct nf_softmax_loops *l, const char **why)
 {
   auto_vec<gimple *, 4> uses;
-  nf_sm_final_uses (l->a, l->m_phi, &uses);
+  nf_sm_final_uses (l->a, l->m_phi, l->seed, &uses, &l->guarded);
   gimple *sub = NULL;
   bool elsewhere = false;
   for (gimple *u : uses)
@@ -446,11 +432,7 @@ nf_sm_exp_loop (struct nf_softmax_loops *l, const char **why)
     else
       elsewhere = true;
   if (!sub)
-    {
-      if (nf_sm_guarded_exp (l, uses))
-	return *why = NF_WHY_SOFTMAX_GUARDED, true;
-      return false;
-    }
+    return false;
   l->b = gimple_bb (sub)->loop_father;
   l->sub = sub;
   if (l->b->inner || loop_outer (l->b) != loop_outer (l->a)
@@ -505,7 +487,7 @@ const char *
 nf_sm_divide_loop (struct nf_softmax_loops *l)
 {
   auto_vec<gimple *, 4> uses;
-  nf_sm_final_uses (l->b, l->sum_phi, &uses);
+  nf_sm_final_uses (l->b, l->sum_phi, l->sum_init, &uses, &l->guarded);
   if (uses.length () != 1 || !is_gimple_assign (uses[0]))
     return uses.length () ? NF_WHY_SOFTMAX_USED_AFTER : NF_WHY_SOFTMAX_NO_DIVIDE;
   gimple *q = uses[0];

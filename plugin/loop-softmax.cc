@@ -15,33 +15,39 @@
      for (i = 0; i < size; i++)
        x[i] /= sum;
 
-   Steps (nf_loop_softmax_attempt; 1-3 in loop-softmax-shape.cc): 1. loop A is a max reduction of one
-   array read contiguously: its one floating-point header PHI m is
-   updated by MAX_EXPR, fmax or a comparison choosing the larger of m
-   and the element (a COND_EXPR, or the PHI joining an empty arm);
-   2. m's final value is used once, after A, by loop B, which subtracts
-   it from its elements and takes exp of the difference, stores it and
-   sums it from a constant; 3. the sum's final value (or its reciprocal
-   computed between the loops) is used by loop C, which divides (or
-   multiplies) what it reads where B stored and stores the quotient;
-   4. nothing else: no other store, call or floating-point reduction in
-   the loops, no side effect between them, no value of the region used
-   after it, the three loops one after another on straight-line edges;
-   5. the accesses as scalar evolutions at A's entry: each contiguous,
-   A's elements B's from the same or the next element (with the seed
-   x[0] when next), C's reads B's stores; the trip counts agree (a
-   run-time test); 6. the facts go to lower/'s nf_softmax_loops_region,
-   which builds the region IR and matches it (so neuronfuse-clang's
-   regions and reasons are the same), and nf_call_plan plans the call;
-   7. record, and in mode=rewrite outline (loop.cc's nf_loop_outline)
-   from A's preheader edge to C's exit.
+   Steps (nf_loop_softmax_attempt; 1-3 in loop-softmax-shape.cc):
+   1. loop A is a max reduction of one array read contiguously: its one
+   floating-point header PHI m is updated by MAX_EXPR, fmax or a
+   comparison choosing the larger of m and the element (a COND_EXPR, or
+   the PHI joining an empty arm); 2. m's final value is used once, after
+   A, by loop B, which subtracts it from its elements and takes exp of
+   the difference, stores it and sums it (the exp, or its reload) from a
+   constant; 3. the sum's final value (or its reciprocal computed
+   between the loops) is used by loop C, which divides (or multiplies)
+   what it reads where B stored and stores the quotient; 4. nothing
+   else: no other store, call or floating-point reduction in the loops,
+   no side effect between them, no value of the region used after it,
+   the three loops one after another on straight-line edges (as
+   written), or, after loop header copying (the late pass: a softmax
+   only inlining shows, C++'s std::max), each behind its zero-trip guard
+   with m and the sum joined with their initial values after it: then
+   the region runs from A's guard to where the guards' paths meet, its
+   only conditions the guards, whose test at the entry joins the
+   run-time test (nf_sm_guarded_region); 5. the accesses as scalar
+   evolutions at A's entry: each contiguous, A's elements B's from the
+   same or the next element (with the seed x[0] when next), C's reads
+   B's stores; the trip counts (nf_sm_count: a do-while body runs once
+   more than its latch) agree (a run-time test); 6. the facts go to
+   lower/'s nf_softmax_loops_region, which builds the region IR and
+   matches it (so neuronfuse-clang's regions and reasons are the same),
+   and nf_call_plan plans the call; 7. record, and in mode=rewrite
+   outline (loop.cc's nf_loop_outline) from A's preheader edge (or
+   guard) to C's exit (or the guards' meeting block).
 
-   Limitations: the loops in the form the early pass sees them (each
-   exit tested in the header, no zero-trip guard around a loop: after
-   loop header copying the late pass leaves such loops alone); the
-   accumulator and exp in the elements' type (a double sum of float
-   exps is left to the loops, quietly); rows of a softmax are one call
-   per row.
+   Limitations: the accumulator and exp in the elements' type (a double
+   sum of float exps is left to the loops, quietly); a max kept in
+   memory at nf-loop too (C++'s std::max at -O1 and -Os: no candidate);
+   rows of a softmax are one call per row.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -90,6 +96,166 @@ nf_sm_distance (tree p, tree q)
   return d.to_constant ();
 }
 
+/* The blocks of loops A, B and C into L->blocks.  */
+static void
+nf_sm_loop_blocks (struct nf_softmax_loops *l)
+{
+  class loop *loops[3] = { l->a, l->b, l->c };
+  for (int k = 0; k < 3; k++)
+    {
+      basic_block *bbs = get_loop_body (loops[k]);
+      for (unsigned i = 0; i < loops[k]->num_nodes; i++)
+	bitmap_set_bit (l->blocks, bbs[i]->index);
+      free (bbs);
+    }
+}
+
+/* Step 4 for the loops as the early pass sees them: each a while loop
+   (its exit in its header), one after another on straight paths, the
+   region from A's preheader edge to C's exit.  The reason, or NULL.  */
+static const char *
+nf_sm_straight_region (struct nf_softmax_loops *l)
+{
+  nf_sm_loop_blocks (l);
+  class loop *loops[3] = { l->a, l->b, l->c };
+  for (int k = 0; k < 3; k++)
+    if (single_exit (loops[k])->src != loops[k]->header)
+      return NF_WHY_LOOP_SHAPE;
+  if (const char *why = nf_sm_between (l->a, l->b, l->blocks))
+    return why;
+  if (const char *why = nf_sm_between (l->b, l->c, l->blocks))
+    return why;
+  l->exit_bb = single_exit (l->c)->dest;
+  if (!single_pred_p (l->exit_bb))
+    return NF_WHY_LOOP_SHAPE;
+  return NULL;
+}
+
+/* Whether BB, outside the three loops, does nothing but join and test:
+   no store, call or side effect, and each condition one of the loops'
+   guards GUARDS[0..N).  */
+static bool
+nf_sm_guard_block_ok (basic_block bb, gcond *const *guards, int n)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      gimple *s = gsi_stmt (gsi);
+      if (is_gimple_debug (s) || gimple_code (s) == GIMPLE_LABEL)
+	continue;
+      if (gimple_vdef (s) || is_gimple_call (s) || gimple_has_side_effects (s)
+	  || gimple_has_volatile_ops (s) || stmt_could_throw_p (cfun, s))
+	return false;
+      if (gimple_code (s) == GIMPLE_COND)
+	{
+	  bool known = false;
+	  for (int k = 0; k < n; k++)
+	    known |= guards[k] == s;
+	  if (!known)
+	    return false;
+	}
+    }
+  return true;
+}
+
+/* Step 4 after loop header copying (the late pass): each loop behind a
+   zero-trip guard, the max and the sum joined with their initial values
+   after it.  The region runs from A's guard to the block where every
+   path from it meets (C's exit, through empty blocks); its conditions
+   outside the loops are the loops' guards, whose operands are known at
+   the entry: L->guard_ok, the test that each enters its loop, makes the
+   call stand for the path through all three.  The reason, or NULL.  */
+static const char *
+nf_sm_guarded_region (struct nf_softmax_loops *l)
+{
+  class loop *loops[3] = { l->a, l->b, l->c };
+  gcond *guards[3];
+  int n = 0;
+  l->guard_ok = boolean_true_node;
+  for (int k = 0; k < 3; k++)
+    {
+      edge skip;
+      bool enter_true;
+      gcond *g = nf_lr_find_guard (loops[k], &skip, &enter_true);
+      if (!g)
+	{
+	  if (k == 0)
+	    return NF_WHY_SOFTMAX_GUARDED;
+	  continue;
+	}
+      if (k == 0)
+	{
+	  l->start = g;
+	  l->start_bb = gimple_bb (g);
+	}
+      tree lhs = gimple_cond_lhs (g), rhs = gimple_cond_rhs (g);
+      if (!nf_sm_at_entry (l->start_bb, lhs) || !nf_sm_at_entry (l->start_bb, rhs))
+	return NF_WHY_SOFTMAX_GUARDED;
+      tree t = fold_build2 (gimple_cond_code (g), boolean_type_node, lhs, rhs);
+      if (!enter_true)
+	t = fold_build1 (TRUTH_NOT_EXPR, boolean_type_node, t);
+      l->guard_ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node,
+				 l->guard_ok, t);
+      guards[n++] = g;
+    }
+  nf_sm_loop_blocks (l);
+  /* The exit: past C's exit through empty blocks of one predecessor.  */
+  basic_block x = single_exit (l->c)->dest;
+  for (int i = 0; i < 4 && single_pred_p (x) && single_succ_p (x)
+		  && !phi_nodes (x) && nf_lr_empty_bb (x);
+       i++)
+    {
+      bitmap_set_bit (l->blocks, x->index);
+      x = single_succ (x);
+    }
+  l->exit_bb = x;
+  /* Every block reached from the guard before X: one of the three loops
+     (entered at its header, left by its exit), or a block that only
+     joins and tests (at most 16 of them).  */
+  auto_vec<basic_block, 16> work;
+  bitmap_set_bit (l->blocks, l->start_bb->index);
+  work.safe_push (l->start_bb);
+  int others = 0, entered = 0;
+  class loop *seen[3] = { NULL, NULL, NULL };
+  while (!work.is_empty ())
+    {
+      basic_block bb = work.pop ();
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	{
+	  basic_block d = e->dest;
+	  if (e->flags & EDGE_COMPLEX)
+	    return NF_WHY_LOOP_SHAPE;
+	  if (d != x && d->loop_father != loop_outer (l->a))
+	    {
+	      class loop *in = d->loop_father;
+	      if ((in != l->a && in != l->b && in != l->c) || d != in->header)
+		return NF_WHY_SOFTMAX_OTHER_WORK;
+	      if (in == seen[0] || in == seen[1] || in == seen[2])
+		continue;
+	      seen[entered++] = in;
+	      d = single_exit (in)->dest;
+	      if (d != x && d->loop_father != loop_outer (l->a))
+		return NF_WHY_LOOP_SHAPE;
+	    }
+	  if (d == x || bitmap_bit_p (l->blocks, d->index))
+	    continue;
+	  if (d == EXIT_BLOCK_PTR_FOR_FN (cfun)
+	      || !dominated_by_p (CDI_DOMINATORS, d, l->start_bb))
+	    return NF_WHY_SOFTMAX_GUARDED;
+	  if (++others > 16 || !nf_sm_guard_block_ok (d, guards, n))
+	    return NF_WHY_SOFTMAX_BETWEEN;
+	  bitmap_set_bit (l->blocks, d->index);
+	  work.safe_push (d);
+	}
+    }
+  if (entered != 3)
+    return NF_WHY_SOFTMAX_GUARDED;
+  bitmap_set_bit (l->blocks, x->index);
+  return NULL;
+}
+
 /* The region's blocks (the loops' and the paths between them) into
    L->blocks, with A's own effects checked (step 4).  The reason, or
    NULL.  */
@@ -102,31 +268,31 @@ nf_sm_region_blocks (struct nf_softmax_loops *l)
   gimple *allowed[1] = { max };
   if (const char *why = nf_sm_loop_effects (l->a, allowed, 1))
     return why;
-  class loop *loops[3] = { l->a, l->b, l->c };
-  for (int k = 0; k < 3; k++)
+  /* Straight as written, or behind guards (after header copying, where
+     the max or the sum need not be joined after its loop: -O1 threads
+     the skip paths to the exit).  */
+  const char *why = l->guarded ? NF_WHY_SOFTMAX_GUARDED
+			       : nf_sm_straight_region (l);
+  if (why)
     {
-      basic_block *bbs = get_loop_body (loops[k]);
-      for (unsigned i = 0; i < loops[k]->num_nodes; i++)
-	bitmap_set_bit (l->blocks, bbs[i]->index);
-      free (bbs);
-      /* Each loop's exit from its header: a while loop, as the early
-	 pass sees it.  */
-      if (single_exit (loops[k])->src != loops[k]->header)
-	return NF_WHY_LOOP_SHAPE;
+      edge skip;
+      bool enter_true;
+      if (!nf_lr_find_guard (l->a, &skip, &enter_true))
+	return why;
+      bitmap_clear (l->blocks);
+      const char *gwhy = nf_sm_guarded_region (l);
+      if (gwhy)
+	return l->guarded ? gwhy : why;
     }
-  if (const char *why = nf_sm_between (l->a, l->b, l->blocks))
-    return why;
-  if (const char *why = nf_sm_between (l->b, l->c, l->blocks))
-    return why;
-  basic_block exit = single_exit (l->c)->dest;
-  if (!single_pred_p (exit))
-    return NF_WHY_LOOP_SHAPE;
-  /* Nothing the region computes is used after it.  */
+  /* Nothing the region computes is used after it (the PHIs of its exit
+     block included: they would stay behind the call's join).  */
   unsigned i;
   bitmap_iterator bi;
   EXECUTE_IF_SET_IN_BITMAP (l->blocks, 0, i, bi)
   {
     basic_block bb = BASIC_BLOCK_FOR_FN (cfun, i);
+    if (bb == l->start_bb && l->start)
+      continue; /* Only its guard is the region's.  */
     auto used_after = [&] (tree def) {
       if (!def || TREE_CODE (def) != SSA_NAME || virtual_operand_p (def))
 	return false;
@@ -143,14 +309,41 @@ nf_sm_region_blocks (struct nf_softmax_loops *l)
     };
     for (gphi_iterator pi = gsi_start_phis (bb); !gsi_end_p (pi);
 	 gsi_next (&pi))
-      if (used_after (gimple_phi_result (pi.phi ())))
+      if (used_after (gimple_phi_result (pi.phi ()))
+	  || (bb == l->exit_bb
+	      && !virtual_operand_p (gimple_phi_result (pi.phi ()))))
 	return NF_WHY_SOFTMAX_USED_AFTER;
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
-      if (used_after (gimple_get_lhs (gsi_stmt (gsi))))
+      if (bb != l->exit_bb && used_after (gimple_get_lhs (gsi_stmt (gsi))))
 	return NF_WHY_SOFTMAX_USED_AFTER;
   }
   return NULL;
+}
+
+/* The times WORK, an unconditional statement of LOOP, runs from the
+   loop's entry (a sizetype tree), or NULL_TREE with *WHY set.  The exit
+   test runs once more than the latch: so does what comes before it
+   (WORK's block dominates the test's: a do-while body, or a loop of
+   one block after header copying), and what follows it (a while loop's
+   body) runs as often as the latch.  */
+static tree
+nf_sm_count (class loop *loop, gimple *work, const char **why)
+{
+  edge exit = single_exit (loop);
+  if (!exit)
+    return *why = NF_WHY_EXITS, NULL_TREE;
+  tree niter = number_of_latch_executions (loop);
+  if (!niter || chrec_contains_undetermined (niter)
+      || !INTEGRAL_TYPE_P (TREE_TYPE (niter)))
+    return *why = NF_WHY_TRIP_COUNT, NULL_TREE;
+  tree t = fold_convert (sizetype, niter);
+  if (dominated_by_p (CDI_DOMINATORS, exit->src, gimple_bb (work)))
+    return size_binop (PLUS_EXPR, t, size_one_node);
+  if (!dominated_by_p (CDI_DOMINATORS, gimple_bb (work), exit->src)
+      || !dominated_by_p (CDI_DOMINATORS, loop->latch, gimple_bb (work)))
+    return *why = NF_WHY_LOOP_SHAPE, NULL_TREE;
+  return t;
 }
 
 /* Step 5: the accesses and the trip counts.  The reason, or NULL;
@@ -196,13 +389,14 @@ nf_sm_accesses (struct nf_softmax_loops *l, int *start, bool *sub_same,
   *exp_kept = nf_sm_distance (l->yc_s, l->yc_l) != 0;
   /* The counts, at the entry.  */
   const char *why = NULL;
-  l->na = nf_loop_body_count (l->a, &why);
-  l->nb = l->na ? nf_loop_body_count (l->b, &why) : NULL_TREE;
-  l->nc = l->nb ? nf_loop_body_count (l->c, &why) : NULL_TREE;
+  l->na = nf_sm_count (l->a, l->load_a, &why);
+  l->nb = l->na ? nf_sm_count (l->b, lb, &why) : NULL_TREE;
+  l->nc = l->nb ? nf_sm_count (l->c, l->load_c, &why) : NULL_TREE;
   if (!l->nc)
     return why;
-  if (!nf_sm_at_entry (l->a, l->na) || !nf_sm_at_entry (l->a, l->nb)
-      || !nf_sm_at_entry (l->a, l->nc))
+  basic_block entry = l->start ? l->start_bb : loop_preheader_edge (l->a)->src;
+  if (!nf_sm_at_entry (entry, l->na) || !nf_sm_at_entry (entry, l->nb)
+      || !nf_sm_at_entry (entry, l->nc))
     return NF_WHY_TRIP_COUNT;
   return NULL;
 }
@@ -317,13 +511,15 @@ nf_sm_outline (struct nf_softmax_loops *l, const nf_region *r,
   c.args[2] = fold_convert (size_type_node, l->nb);
   c.nargs = 3;
   c.ok = ok;
-  /* The region: A's preheader edge to C's exit.  */
+  /* The region: A's preheader edge (or A's guard) to C's exit (or the
+     block where the guards' paths meet).  */
   struct nf_lregion g2;
   memset (&g2, 0, sizeof g2);
   g2.loops[0].loop = l->a;
   g2.n_loops = 1;
-  g2.start_bb = l->a->header;
-  g2.exit_bb = single_exit (l->c)->dest;
+  g2.start_bb = l->start ? l->start_bb : l->a->header;
+  g2.start_stmt = l->start;
+  g2.exit_bb = l->exit_bb;
   g2.blocks = BITMAP_ALLOC (NULL);
   bitmap_copy (g2.blocks, l->blocks);
   bitmap_set_bit (g2.blocks, g2.exit_bb->index);
@@ -348,6 +544,8 @@ nf_sm_ok (const struct nf_softmax_loops *l, int start)
 			fold_build2 (EQ_EXPR, boolean_type_node, nb,
 				     size_zero_node));
   tree ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, same, a_ok);
+  if (l->guard_ok)
+    ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node, l->guard_ok, ok);
   tree esz = TYPE_SIZE_UNIT (l->elt);
   return fold_build2 (TRUTH_AND_EXPR, boolean_type_node, ok,
 		      nf_loop_disjoint (l->yc_s, l->xb, nb, tree_to_shwi (esz)));

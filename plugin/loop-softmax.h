@@ -25,6 +25,15 @@ struct nf_softmax_loops
   tree xa, xb, yb, yc_l, yc_s; /* The accesses' first addresses.  */
   tree na, nb, nc;	 /* The body counts (sizetype).  */
   bitmap blocks;		 /* The region's blocks.  */
+  /* After loop header copying (the late pass): each loop behind its
+     zero-trip guard, the max and the sum joined with their initial
+     values after it.  The region then starts at A's guard START (in
+     START_BB) and ends at EXIT_BB, and GUARD_OK says that every guard
+     enters its loop.  */
+  bool guarded;
+  gimple *start;
+  basic_block start_bb, exit_bb;
+  tree guard_ok;
 };
 
 /* Steps 1-3 (loop-softmax-shape.cc).  */
@@ -42,7 +51,7 @@ const char *nf_sm_loop_effects (class loop *loop, gimple *const *allowed,
 /* The straight path from FROM's exit to TO's preheader into BLOCKS:
    NULL, or the reason it is not one.  */
 const char *nf_sm_between (class loop *from, class loop *to, bitmap blocks);
-/* Whether every SSA name of T is defined before loop A.  */
-bool nf_sm_at_entry (class loop *a, tree t);
+/* Whether every SSA name of T is defined in or before block ENTRY.  */
+bool nf_sm_at_entry (basic_block entry, tree t);
 
 #endif /* NF_LOOP_SOFTMAX_H */
