@@ -159,8 +159,9 @@ nf_sm_guard_block_ok (basic_block bb, gcond *const *guards, int n)
 }
 
 /* Step 4 after loop header copying (the late pass): each loop behind a
-   zero-trip guard, the max and the sum joined with their initial values
-   after it.  The region runs from A's guard to the block where every
+   zero-trip guard (or none, where a constant count folded it), the max
+   and the sum joined with their initial values after it.  The region
+   runs from A's guard (or preheader edge) to the block where every
    path from it meets (C's exit, through empty blocks); its conditions
    outside the loops are the loops' guards, whose operands are known at
    the entry: L->guard_ok, the test that each enters its loop, makes the
@@ -172,24 +173,21 @@ nf_sm_guarded_region (struct nf_softmax_loops *l)
   gcond *guards[3];
   int n = 0;
   l->guard_ok = boolean_true_node;
+  /* The region starts at A's guard, or at A's preheader edge when the
+     guard folded away (a constant count).  */
+  edge skip;
+  bool enter_true;
+  l->start = nf_lr_find_guard (l->a, &skip, &enter_true);
+  l->start_bb = l->start ? gimple_bb (l->start) : NULL;
+  basic_block entry = l->start ? l->start_bb : loop_preheader_edge (l->a)->src;
+  basic_block top = l->start ? l->start_bb : l->a->header;
   for (int k = 0; k < 3; k++)
     {
-      edge skip;
-      bool enter_true;
       gcond *g = nf_lr_find_guard (loops[k], &skip, &enter_true);
       if (!g)
-	{
-	  if (k == 0)
-	    return NF_WHY_SOFTMAX_GUARDED;
-	  continue;
-	}
-      if (k == 0)
-	{
-	  l->start = g;
-	  l->start_bb = gimple_bb (g);
-	}
+	continue;
       tree lhs = gimple_cond_lhs (g), rhs = gimple_cond_rhs (g);
-      if (!nf_sm_at_entry (l->start_bb, lhs) || !nf_sm_at_entry (l->start_bb, rhs))
+      if (!nf_sm_at_entry (entry, lhs) || !nf_sm_at_entry (entry, rhs))
 	return NF_WHY_SOFTMAX_GUARDED;
       tree t = fold_build2 (gimple_cond_code (g), boolean_type_node, lhs, rhs);
       if (!enter_true)
@@ -199,24 +197,40 @@ nf_sm_guarded_region (struct nf_softmax_loops *l)
       guards[n++] = g;
     }
   nf_sm_loop_blocks (l);
-  /* The exit: past C's exit through empty blocks of one predecessor.  */
+  /* The exit: past C's exit through empty blocks of one predecessor,
+     within the loop holding the three (never its latch: a row loop's
+     back edge is not the region's to take).  */
+  class loop *outer = loop_outer (l->a);
   basic_block x = single_exit (l->c)->dest;
   for (int i = 0; i < 4 && single_pred_p (x) && single_succ_p (x)
-		  && !phi_nodes (x) && nf_lr_empty_bb (x);
+		  && !phi_nodes (x) && nf_lr_empty_bb (x)
+		  && x != outer->latch && single_succ (x) != outer->header
+		  && single_succ (x) != EXIT_BLOCK_PTR_FOR_FN (cfun);
        i++)
     {
       bitmap_set_bit (l->blocks, x->index);
       x = single_succ (x);
     }
+  if (x == top || x->loop_father != outer || x == outer->latch
+      || !dominated_by_p (CDI_DOMINATORS, x, top))
+    return NF_WHY_SOFTMAX_GUARDED;
   l->exit_bb = x;
   /* Every block reached from the guard before X: one of the three loops
      (entered at its header, left by its exit), or a block that only
      joins and tests (at most 16 of them).  */
   auto_vec<basic_block, 16> work;
-  bitmap_set_bit (l->blocks, l->start_bb->index);
-  work.safe_push (l->start_bb);
   int others = 0, entered = 0;
   class loop *seen[3] = { NULL, NULL, NULL };
+  if (l->start)
+    {
+      bitmap_set_bit (l->blocks, l->start_bb->index);
+      work.safe_push (l->start_bb);
+    }
+  else
+    {
+      seen[entered++] = l->a;
+      work.safe_push (single_exit (l->a)->src);
+    }
   while (!work.is_empty ())
     {
       basic_block bb = work.pop ();
@@ -227,7 +241,9 @@ nf_sm_guarded_region (struct nf_softmax_loops *l)
 	  basic_block d = e->dest;
 	  if (e->flags & EDGE_COMPLEX)
 	    return NF_WHY_LOOP_SHAPE;
-	  if (d != x && d->loop_father != loop_outer (l->a))
+	  if (bb->loop_father != outer && d->loop_father == bb->loop_father)
+	    continue; /* Within A (from its exit's block, no guard).  */
+	  if (d != x && d->loop_father != outer)
 	    {
 	      class loop *in = d->loop_father;
 	      if ((in != l->a && in != l->b && in != l->c) || d != in->header)
@@ -236,13 +252,15 @@ nf_sm_guarded_region (struct nf_softmax_loops *l)
 		continue;
 	      seen[entered++] = in;
 	      d = single_exit (in)->dest;
-	      if (d != x && d->loop_father != loop_outer (l->a))
+	      if (d != x && d->loop_father != outer)
 		return NF_WHY_LOOP_SHAPE;
 	    }
+	  if (d == top)
+	    return NF_WHY_LOOP_SHAPE; /* A path back to the start.  */
 	  if (d == x || bitmap_bit_p (l->blocks, d->index))
 	    continue;
 	  if (d == EXIT_BLOCK_PTR_FOR_FN (cfun)
-	      || !dominated_by_p (CDI_DOMINATORS, d, l->start_bb))
+	      || !dominated_by_p (CDI_DOMINATORS, d, top))
 	    return NF_WHY_SOFTMAX_GUARDED;
 	  if (++others > 16 || !nf_sm_guard_block_ok (d, guards, n))
 	    return NF_WHY_SOFTMAX_BETWEEN;
@@ -275,10 +293,6 @@ nf_sm_region_blocks (struct nf_softmax_loops *l)
 			       : nf_sm_straight_region (l);
   if (why)
     {
-      edge skip;
-      bool enter_true;
-      if (!nf_lr_find_guard (l->a, &skip, &enter_true))
-	return why;
       bitmap_clear (l->blocks);
       const char *gwhy = nf_sm_guarded_region (l);
       if (gwhy)

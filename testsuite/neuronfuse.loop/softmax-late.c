@@ -46,6 +46,24 @@ head (float *att, int n)
   softmax (att, n);
 }
 
+/* Rows: the region stays inside the row loop (its back edge is not the
+   region's exit).  */
+__attribute__ ((noipa)) void
+rows (float *x, int r, int n)
+{
+  for (int j = 0; j < r; j++)
+    softmax (x + j * n, n);
+}
+
+/* Rows of a constant 16: no guards left at all (the region starts at
+   the max loop's preheader edge); -O3 unrolls the loops completely.  */
+__attribute__ ((noipa)) void
+rows16 (float *x, int r)
+{
+  for (int j = 0; j < r; j++)
+    softmax (x + j * 16, 16);
+}
+
 /* The three loops from element 0, each one block after header copying
    (the count of each is its latch's plus one: a count one short in
    all three would pass the counts' test and leave the last element
@@ -98,6 +116,16 @@ main (void)
 	     || (NF_PLUGIN && !NF_AS_WRITTEN && n == 0));
       nf_loop_check_softmax_f32 (y, keep, n, fused);
     }
+  memcpy (x, keep, sizeof x);
+  int fused = NF_FUSED (rows (x, 64, 16));
+  CHECK (fused == (NF_PLUGIN && !NF_AS_WRITTEN));
+  for (int j = 0; j < 64; j++)
+    nf_loop_check_softmax_f32 (x + j * 16, keep + j * 16, 16, fused);
+  memcpy (x, keep, sizeof x);
+  fused = NF_FUSED (rows16 (x, 64));
+  CHECK (NF_PLUGIN || !fused);
+  for (int j = 0; j < 64; j++)
+    nf_loop_check_softmax_f32 (x + j * 16, keep + j * 16, 16, fused);
   NF_DONE ();
 }
 
