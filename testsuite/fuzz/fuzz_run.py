@@ -32,8 +32,19 @@ def build_steps(env, flags):
     with the tools come first: when one fails, its programs are found
     and dropped before anything else is built."""
     # (-fno-ipa-icf: the programs of a batch share a unit only to save
-    # compilations; GCC must not merge two identical helpers of two.)
-    base = [env.cc] + flags + ['-w', '-fno-strict-aliasing', '-fno-ipa-icf']
+    # compilations; GCC must not merge two identical helpers of two.
+    # -ffp-contract=off: the model compares the loops neither tool fuses
+    # bit for bit, and GCC's vectorizer picks their vector size by the
+    # code around them; an in-order sum vectorized at one width and not
+    # at another is contracted into FMAs in one build only.  Measured on
+    # a Zen 5 guest at -O3 -march=native: mm's row loop, 5 elements, in
+    # 64-byte vectors (its scalar tail contracted) in the tools' build,
+    # in 16-byte ones (products rounded apart) in the model's; the same
+    # with the plugin of the last landing.  Without contraction both
+    # round the same products in the same order.  The fused regions are
+    # the library's, which the flag does not touch.)
+    base = [env.cc] + flags + ['-w', '-fno-strict-aliasing', '-fno-ipa-icf',
+                               '-ffp-contract=off']
     steps = [('plugin', base + [f'-fplugin={env.plugin}',
                                 '-fplugin-arg-neuronfuse-report=rp.json',
                                 '-fcallgraph-info',
