@@ -94,14 +94,16 @@ nf_loop_body_count (class loop *outer, const char **why)
   if (!niter || chrec_contains_undetermined (niter)
       || !INTEGRAL_TYPE_P (TREE_TYPE (niter)))
     return *why = NF_WHY_TRIP_COUNT, NULL_TREE;
-  /* While (the header tests, the body follows): niter times; do-while
-     (the test ends the body, an empty latch after it): niter + 1.  */
+  /* Do-while (the test ends the body, an empty latch after it): niter
+     + 1, also for a loop of one block after header copying, whose
+     header is its body and its test; while (the header tests, the body
+     follows): niter times.  */
   tree t = fold_convert (sizetype, niter);
-  if (exit->src == outer->header)
-    return t;
   if (single_pred_p (outer->latch) && single_pred (outer->latch) == exit->src
       && nf_lr_empty_bb (outer->latch))
     return size_binop (PLUS_EXPR, t, size_one_node);
+  if (exit->src == outer->header)
+    return t;
   return *why = NF_WHY_LOOP_SHAPE, NULL_TREE;
 }
 

@@ -36,8 +36,8 @@
    run-time test (nf_sm_guarded_region); 5. the accesses as scalar
    evolutions at A's entry: each contiguous, A's elements B's from the
    same or the next element (with the seed x[0] when next), C's reads
-   B's stores; the trip counts (nf_sm_count: a do-while body runs once
-   more than its latch) agree (a run-time test); 6. the facts go to
+   B's stores; the trip counts (nf_loop_body_count: a do-while body
+   runs once more than its latch) agree (a run-time test); 6. the facts go to
    lower/'s nf_softmax_loops_region, which builds the region IR and
    matches it (so neuronfuse-clang's regions and reasons are the same),
    and nf_call_plan plans the call; 7. record, and in mode=rewrite
@@ -335,31 +335,6 @@ nf_sm_region_blocks (struct nf_softmax_loops *l)
   return NULL;
 }
 
-/* The times WORK, an unconditional statement of LOOP, runs from the
-   loop's entry (a sizetype tree), or NULL_TREE with *WHY set.  The exit
-   test runs once more than the latch: so does what comes before it
-   (WORK's block dominates the test's: a do-while body, or a loop of
-   one block after header copying), and what follows it (a while loop's
-   body) runs as often as the latch.  */
-static tree
-nf_sm_count (class loop *loop, gimple *work, const char **why)
-{
-  edge exit = single_exit (loop);
-  if (!exit)
-    return *why = NF_WHY_EXITS, NULL_TREE;
-  tree niter = number_of_latch_executions (loop);
-  if (!niter || chrec_contains_undetermined (niter)
-      || !INTEGRAL_TYPE_P (TREE_TYPE (niter)))
-    return *why = NF_WHY_TRIP_COUNT, NULL_TREE;
-  tree t = fold_convert (sizetype, niter);
-  if (dominated_by_p (CDI_DOMINATORS, exit->src, gimple_bb (work)))
-    return size_binop (PLUS_EXPR, t, size_one_node);
-  if (!dominated_by_p (CDI_DOMINATORS, gimple_bb (work), exit->src)
-      || !dominated_by_p (CDI_DOMINATORS, loop->latch, gimple_bb (work)))
-    return *why = NF_WHY_LOOP_SHAPE, NULL_TREE;
-  return t;
-}
-
 /* Step 5: the accesses and the trip counts.  The reason, or NULL;
    *START is the element A's max starts at (0 or 1).  */
 static const char *
@@ -403,9 +378,9 @@ nf_sm_accesses (struct nf_softmax_loops *l, int *start, bool *sub_same,
   *exp_kept = nf_sm_distance (l->yc_s, l->yc_l) != 0;
   /* The counts, at the entry.  */
   const char *why = NULL;
-  l->na = nf_sm_count (l->a, l->load_a, &why);
-  l->nb = l->na ? nf_sm_count (l->b, lb, &why) : NULL_TREE;
-  l->nc = l->nb ? nf_sm_count (l->c, l->load_c, &why) : NULL_TREE;
+  l->na = nf_loop_body_count (l->a, &why);
+  l->nb = l->na ? nf_loop_body_count (l->b, &why) : NULL_TREE;
+  l->nc = l->nb ? nf_loop_body_count (l->c, &why) : NULL_TREE;
   if (!l->nc)
     return why;
   basic_block entry = l->start ? l->start_bb : loop_preheader_edge (l->a)->src;

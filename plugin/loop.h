@@ -88,8 +88,9 @@ bool nf_loop_dot_attempt (class loop *inner, auto_vec<class loop *> &consumed,
 			  const char **reason, bool *changed);
 
 /* The times the body of LOOP runs from its preheader (its single exit
-   tested in the header, or at the end of the body with an empty latch
-   after it), a sizetype tree; NULL_TREE with *WHY set (loop-dot.cc).  */
+   tested at the end of the body with an empty latch after it, a loop of
+   one block included, or tested in the header), a sizetype tree;
+   NULL_TREE with *WHY set (loop-dot.cc).  */
 tree nf_loop_body_count (class loop *loop, const char **why);
 
 /* The run-time test that COUNT elements of ESZ bytes from P and from Q
