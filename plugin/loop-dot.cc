@@ -507,13 +507,7 @@ nf_dot_outline (const struct nf_dot_nest *n, const nf_region *r,
 		const nf_match *m, const nf_call *plan, bool *changed)
 {
   struct nf_loop_call c;
-  c.kind = NF_KIND_DOT;
-  c.plan = *plan;
-  c.callee = plan->callee;
-  c.sumsq = false;
-  c.elt = n->welt;
-  c.ret = void_type_node;
-  c.store = plan->store;
+  nf_loop_call_void (&c, NF_KIND_DOT, plan, n->welt);
   tree ptr_y = build_pointer_type (n->yelt);
   tree ptr_w = build_pointer_type (build_qualified_type (n->welt,
 							  TYPE_QUAL_CONST));

@@ -485,13 +485,7 @@ nf_sm_outline (struct nf_softmax_loops *l, const nf_region *r,
     return;
 
   struct nf_loop_call c;
-  c.kind = NF_KIND_SOFTMAX;
-  c.plan = *p;
-  c.callee = p->callee;
-  c.sumsq = false;
-  c.elt = l->elt;
-  c.ret = void_type_node;
-  c.store = p->store;
+  nf_loop_call_void (&c, NF_KIND_SOFTMAX, p, l->elt);
   tree ptr = build_pointer_type (l->elt);
   tree cptr = build_pointer_type (build_qualified_type (l->elt,
 							 TYPE_QUAL_CONST));

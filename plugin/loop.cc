@@ -450,6 +450,19 @@ nf_loop_decl (const struct nf_loop_call *c)
 /* Step 4.  Replace the region of G by the call C, guarded by its
    overlap test, with the original as the fallback.  */
 void
+nf_loop_call_void (struct nf_loop_call *c, enum nf_kind kind,
+		   const nf_call *plan, tree elt)
+{
+  c->kind = kind;
+  c->plan = *plan;
+  c->callee = plan->callee;
+  c->sumsq = false;
+  c->elt = elt;
+  c->ret = void_type_node;
+  c->store = plan->store;
+}
+
+void
 nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c, location_t loc)
 {
   /* The region's exit and entry edges.  */

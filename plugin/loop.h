@@ -74,6 +74,11 @@ struct nf_loop_call
   auto_vec<tree> outs; /* SSA names used after the region.  */
 };
 
+/* C as the call of PLAN, a kernel of KIND returning nothing, on data of
+   type ELT (loop.cc); the caller sets its arguments and test.  */
+void nf_loop_call_void (struct nf_loop_call *c, enum nf_kind kind,
+			const nf_call *plan, tree elt);
+
 /* Step 4 of loop.cc: replace the region of G (from its start, or its
    first loop's preheader edge, to its exit) by the call C, guarded by
    C->ok, with the original as the fallback.  */
