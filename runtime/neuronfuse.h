@@ -211,6 +211,44 @@ float nf_nrm2_f16 (const _Float16 *x, size_t n);
    Inf as nf_nrm2_*.  */
 double nf_nrm2d_f32 (const float *x, size_t n);
 
+/* Distances and root mean squares (issue 19): nf_dist_* is the Euclidean
+   distance sqrt (sum ((a[i] - b[i])^2)) (k-means, nearest neighbours),
+   nf_rms_* the root mean square difference sqrt (sum ((a[i] - b[i])^2)
+   / n) (RMSE); B may be NULL (b[i] = 0: the norm of A, its RMS).  Each
+   difference and square is taken in a wider type than the data (f32: in
+   double, the difference exact whenever the exponents of a[i] and b[i]
+   are within 29 of each other; f64: in long double), summed wider than
+   the result (f32: in double, rounded once to float; the _d_ forms, for
+   a float loop summing in double, and f64: compensated in long double),
+   divided by n there, and the root rounded once.  Never less accurate
+   than the plain loop `s += (a[i] - b[i]) * (a[i] - b[i])` in the
+   result's type.  n == 0: the distance is 0, the RMS NaN (0 / 0, as the
+   loop gives it).  NaN anywhere gives NaN, else any Inf gives Inf.  */
+float nf_dist_f32 (const float *a, const float *b, size_t n);
+double nf_dist_f64 (const double *a, const double *b, size_t n);
+double nf_dist_d_f32 (const float *a, const float *b, size_t n);
+float nf_rms_f32 (const float *a, const float *b, size_t n);
+double nf_rms_f64 (const double *a, const double *b, size_t n);
+double nf_rms_d_f32 (const float *a, const float *b, size_t n);
+
+/* RMSNorm with Gemma's gain: y[i] = x[i] * r * (1 + w[i]), r as in
+   nf_rmsnorm_* (W not NULL); 1 + w[i] and the products are taken in the
+   wider type and each y[i] is rounded once; the accuracy, y == x, n == 0
+   and special values as nf_rmsnorm_*.  */
+void nf_rmsnorm1p_f32 (float *y, const float *x, const float *w, size_t n,
+		       float eps);
+void nf_rmsnorm1p_f64 (double *y, const double *x, const double *w,
+		       size_t n, double eps);
+
+/* L2 normalisation with a floor (PyTorch's F.normalize):
+   y[i] = x[i] / fmax (sqrt (sum (x[j]^2)), eps).  The norm as nf_nrm2_*
+   takes it but kept in the wider type, the floor and the quotient taken
+   there, each y[i] rounded once.  fmax's rule for NaN: a NaN norm gives
+   eps (NaN elements stay NaN, the others are x[i] / eps), as fmaxf in
+   the loop does.  y == x works; n == 0 reads and writes nothing.  */
+void nf_l2normalize_f32 (float *y, const float *x, size_t n, float eps);
+void nf_l2normalize_f64 (double *y, const double *x, size_t n, double eps);
+
 /* Sum of the squares of X[0..N-1], the building block of the kernels
    above; 0 for n == 0, NaN and Inf as nf_nrm2_*.  f32: plain double sum,
    relative error at most (n - 1) 2^-53 (the squares are exact).  f64:
