@@ -193,6 +193,32 @@ nf_rmsnorm_f64 (double *y, const double *x, const double *w, size_t n,
 }
 
 void
+nf_rmsnorm1p_f32 (float *y, const float *x, const float *w, size_t n,
+		  float eps)
+{
+  NF_TBL (rmsnorm1p_f32) (y, x, w, n, eps);
+}
+
+void
+nf_rmsnorm1p_f64 (double *y, const double *x, const double *w, size_t n,
+		  double eps)
+{
+  NF_TBL (rmsnorm1p_f64) (y, x, w, n, eps);
+}
+
+void
+nf_l2normalize_f32 (float *y, const float *x, size_t n, float eps)
+{
+  NF_TBL (l2normalize_f32) (y, x, n, eps);
+}
+
+void
+nf_l2normalize_f64 (double *y, const double *x, size_t n, double eps)
+{
+  NF_TBL (l2normalize_f64) (y, x, n, eps);
+}
+
+void
 nf_softmax_f32 (float *y, const float *x, size_t n)
 {
   NF_TBL (softmax_f32) (y, x, n);

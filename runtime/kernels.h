@@ -16,6 +16,11 @@
    (nf_rmsnorm_rows_* asks for it when its output cannot stay cached).
    The matvec kernels compute rows R0 to R1 - 1 of the product (the
    public nf_matvec_* split the rows over threads).
+   The sumsqd kernels (issue 19) are the sums of squared differences
+   sum ((x[i] - b[i])^2) behind nf_dist_* and nf_rms_* (dist.c), B NULL
+   meaning the sum of squares of X; sumsqd_acc_f32 is the float data's
+   sum in long double for the _d_f32 forms.  rmsnorm1p and l2normalize
+   are the whole public kernels, sum and scaling.
    Two entries have no public function of their own: exp_f32, y[i] =
    exp (x[i]) within 0.5 ulp + 2^-20 ulp (nf_expf's clones' core, which
    nf_elementwise's EXP runs), and ew_run, nf_elementwise's block
@@ -88,6 +93,22 @@ struct nf_ew_plan;
      (double *y, const double *x, const double *w, size_t n, double eps,       \
       int stream),                                                             \
      (y, x, w, n, eps, stream))                                                \
+  X (sumsqd_f32, double, (const float *x, const float *b, size_t n),          \
+     (x, b, n))                                                                \
+  X (sumsqd_acc_f32, long double, (const float *x, const float *b, size_t n), \
+     (x, b, n))                                                                \
+  X (sumsqd_f64, long double, (const double *x, const double *b, size_t n),   \
+     (x, b, n))                                                                \
+  X (rmsnorm1p_f32, void,                                                      \
+     (float *y, const float *x, const float *w, size_t n, float eps),          \
+     (y, x, w, n, eps))                                                        \
+  X (rmsnorm1p_f64, void,                                                      \
+     (double *y, const double *x, const double *w, size_t n, double eps),      \
+     (y, x, w, n, eps))                                                        \
+  X (l2normalize_f32, void, (float *y, const float *x, size_t n, float eps),  \
+     (y, x, n, eps))                                                           \
+  X (l2normalize_f64, void,                                                    \
+     (double *y, const double *x, size_t n, double eps), (y, x, n, eps))       \
   NF_KERNELS_F16 (X)
 
 /* Internal symbols stay out of the library's ABI.  */

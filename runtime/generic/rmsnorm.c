@@ -74,3 +74,55 @@ nf_rmsnorm_f16_generic (_Float16 *y, const _Float16 *x, const _Float16 *w,
       y[i] = (_Float16) ((double) x[i] * r);
 }
 #endif
+
+/* Gemma's RMSNorm: Y = X * r * (1 + W) for N floats, sum, gain and
+   scaling in double (1 + w[i] exact there unless |w[i]| < 2^-29), each
+   output rounded once.  */
+void
+nf_rmsnorm1p_f32_generic (float *y, const float *x, const float *w, size_t n,
+			  float eps)
+{
+  if (n == 0)
+    return;
+  double r = 1 / sqrt (nf_sumsq_f32_generic (x, n) / (double) n + eps);
+  for (size_t i = 0; i < n; i++)
+    y[i] = (float) (x[i] * r * (1.0 + w[i]));
+}
+
+/* Y = X * r * (1 + W) for N doubles, in long double.  */
+void
+nf_rmsnorm1p_f64_generic (double *y, const double *x, const double *w,
+			  size_t n, double eps)
+{
+  if (n == 0)
+    return;
+  long double r
+    = 1 / sqrtl (nf_sumsq_f64_generic (x, n) / (long double) n + eps);
+  for (size_t i = 0; i < n; i++)
+    y[i] = (double) (x[i] * r * (1.0L + w[i]));
+}
+
+/* L2 normalisation with a floor: Y = X / fmax (||X||, EPS) for N floats,
+   the norm, the floor and the quotients in double, each output rounded
+   once (double rounding: within 0.5 ulp + 2^-29 ulp).  fmax takes EPS
+   for a NaN norm, as fmaxf in the loop.  */
+void
+nf_l2normalize_f32_generic (float *y, const float *x, size_t n, float eps)
+{
+  if (n == 0)
+    return;
+  double d = fmax (sqrt (nf_sumsq_f32_generic (x, n)), eps);
+  for (size_t i = 0; i < n; i++)
+    y[i] = (float) (x[i] / d);
+}
+
+/* Y = X / fmax (||X||, EPS) for N doubles, in long double.  */
+void
+nf_l2normalize_f64_generic (double *y, const double *x, size_t n, double eps)
+{
+  if (n == 0)
+    return;
+  long double d = fmaxl (sqrtl (nf_sumsq_f64_generic (x, n)), eps);
+  for (size_t i = 0; i < n; i++)
+    y[i] = (double) (x[i] / d);
+}

@@ -160,3 +160,127 @@ NF_SFX (nf_rmsnorm_f64) (double *y, const double *x, const double *w, size_t n,
 	    NF_SCALE_DD);
 #undef NF_SCALE_DD
 }
+
+/* Gemma's RMSNorm (issue 19): y[i] = x[i] * r * (1 + w[i]), the scaling
+   with the gain offset by one.  f32: in double, as the generic kernel
+   ((x r) (1 + w), 1 + w exact there unless |w| < 2^-29), rounded once:
+   bit for bit the generic kernel's for the same sum, within 0.5 ulp +
+   2^-28 ulp for a given r.  The float pair of nf_rmsnorm_f32 would need
+   1 + w as a float pair too (TwoSum: six more operations a vector, and
+   an Inf gain turned into NaN), which costs what the conversions of the
+   double path save.  */
+#define NF_SCALE_D1P(vx, vw) vd_mul (vd_mul ((vx), vr), vd_add (one, (vw)))
+
+void
+NF_SFX (nf_rmsnorm1p_f32) (float *y, const float *x, const float *w,
+			   size_t n, float eps)
+{
+  int stream = 0;
+  if (n == 0)
+    return;
+  double r = 1 / sqrt (NF_SFX (nf_sumsq_f32) (x, n) / (double) n + eps);
+  vd vr = vd_set1 (r), one = vd_set1 (1);
+  NF_SCALE (float, VD_N, vd_load_f32, vd_store_f32, vd_stream_f32,
+	    NF_SCALE_D1P);
+}
+
+/* f64: r in long double split into rh + rl; 1 + w exact as gh + gl
+   (TwoSum); x r as qh + ql (an fma for x rh's error, plus x rl), then
+   (qh + ql) (gh + gl) to about 2^-104 and rounded once by the last fma:
+   0.5 ulp + 2^-50 ulp for a given r.  x r comes first, as in the loop,
+   so that nothing overflows unless the result does.  An Inf gain (gh
+   Inf, gl Inf - Inf = NaN), or an x r or a result that overflows, turns
+   the error terms into NaN where the loop gives an Inf: a NaN lane takes
+   the rounded (x rh) gh instead, which is NaN exactly where the loop's
+   result is (a NaN operand, 0 Inf, Inf - Inf).  */
+void
+NF_SFX (nf_rmsnorm1p_f64) (double *y, const double *x, const double *w,
+			   size_t n, double eps)
+{
+  int stream = 0;
+  if (n == 0)
+    return;
+  long double r
+    = 1 / sqrtl (NF_SFX (nf_sumsq_f64) (x, n) / (long double) n + eps);
+  double rh = (double) r, rl = (double) (r - rh);
+  vd vrh = vd_set1 (rh), vrl = vd_set1 (rl), one = vd_set1 (1);
+#define NF_SCALE_DD1P(vx, vw)                                                  \
+  ({                                                                           \
+    vd x_ = (vx), w_ = (vw), gh_ = vd_add (one, w_), z_ = vd_sub (gh_, one);   \
+    vd gl_ = vd_add (vd_sub (one, vd_sub (gh_, z_)), vd_sub (w_, z_));         \
+    vd qh_ = vd_mul (x_, vrh), ql_ = vd_fma (x_, vrl, vd_fms (x_, vrh, qh_));  \
+    vd y_ = vd_fma (qh_, gh_, vd_fma (qh_, gl_, vd_mul (ql_, gh_)));           \
+    vd_nan_to (y_, vd_mul (qh_, gh_));                                         \
+  })
+  NF_SCALE (double, VD_N, vd_load_f64, vd_store_f64, vd_stream_f64,
+	    NF_SCALE_DD1P);
+#undef NF_SCALE_DD1P
+}
+
+/* L2 normalisation with a floor (issue 19): y[i] = x[i] / d, d = fmax
+   (||x||, eps) (eps for a NaN norm).  The norm and d in the wider type
+   as the generic kernels take them; then, as nf_rmsnorm_*'s scaling
+   with no weight, y[i] = x[i] r with r = 1 / d (no division per
+   element): f32 x (rh + rl) as a float pair rounded once, within 0.5 ulp
+   + 2^-21 ulp of x / d; f64 x (rh + rl) rounded once by an fma, within
+   0.5 ulp + 2^-50 ulp for a given r (r itself, in long double, within
+   2^-64: 0.5 ulp + 2^-10 ulp of x / d in all).  Where that pair would not hold, the quotient of
+   the generic kernel's arithmetic: f32 in double, r out of [2^-100,
+   2^100] (d = 0: r = Inf, x r = x / 0; an Inf norm: r = 0) or a NaN norm
+   (d = eps < ||x||: x r may overflow float, the pair's error term would
+   be NaN); f64 r out of [2^-960, 2^960] or a NaN norm: x[i] / d in long
+   double, element by element (rare rows: zeros, Inf, NaN, a tiny or huge
+   eps).  */
+void
+NF_SFX (nf_l2normalize_f32) (float *y, const float *x, size_t n, float eps)
+{
+  int stream = 0;
+  const float *w = NULL;
+  if (n == 0)
+    return;
+  double norm = sqrt (NF_SFX (nf_sumsq_f32) (x, n));
+  double r = 1 / fmax (norm, eps);
+  if (!isnan (norm) && r >= 0x1p-100 && r <= 0x1p100)
+    {
+      float rh = (float) r, rl = (float) (r - rh);
+      vf vrh = vf_set1 (rh), vrl = vf_set1 (rl), one = vf_set1 (1);
+      NF_SCALE (float, VF_N, vf_load_f32, vf_store_f32, vf_stream_f32,
+		NF_SCALE_FF);
+    }
+  else
+    {
+      vd vr = vd_set1 (r), one = vd_set1 (1);
+      NF_SCALE (float, VD_N, vd_load_f32, vd_store_f32, vd_stream_f32,
+		NF_SCALE_D);
+    }
+}
+
+void
+NF_SFX (nf_l2normalize_f64) (double *y, const double *x, size_t n,
+			     double eps)
+{
+  int stream = 0;
+  const double *w = NULL;
+  if (n == 0)
+    return;
+  long double norm = sqrtl (NF_SFX (nf_sumsq_f64) (x, n));
+  long double d = fmaxl (norm, eps), r = 1 / d;
+  if (isnan (norm) || !(r >= 0x1p-960L && r <= 0x1p960L))
+    {
+      for (size_t i = 0; i < n; i++)
+	y[i] = (double) (x[i] / d);
+      return;
+    }
+  double rh = (double) r, rl = (double) (r - rh);
+  vd vrh = vd_set1 (rh), vrl = vd_set1 (rl), one = vd_set1 (1);
+  /* W is NULL: x (rh + rl), the pair's product rounded once.  */
+#define NF_SCALE_L2(vx, vw)                                                    \
+  ({                                                                           \
+    (void) (vw);                                                               \
+    vd x_ = (vx);                                                              \
+    vd_fma (x_, vrh, vd_mul (x_, vrl));                                        \
+  })
+  NF_SCALE (double, VD_N, vd_load_f64, vd_store_f64, vd_stream_f64,
+	    NF_SCALE_L2);
+#undef NF_SCALE_L2
+}

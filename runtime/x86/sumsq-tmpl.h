@@ -75,20 +75,28 @@ combine (const vd *s, const vd *c, int nv)
   return sum + comp;
 }
 
-/* The f32 / f16 sum: LOAD reads VD_N elements of X as doubles.  The
-   elements before the first cache-line-aligned one and the tail go
-   through a zero-padded buffer.  */
-#define NF_SUMSQ_NARROW(T, load)                                              \
+/* The f32 / f16 sum: LOAD reads VD_N elements of X as doubles; BP is
+   NULL (the squares of X) or, for the sums of squared differences, B:
+   then each term is (x[i] - b[i])^2, the difference in double (exact but
+   where the exponents are more than 29 apart), the square rounded once
+   by the fma.  BP is a variable the compiler knows to be NULL or not, so
+   the tests of it fold.  The elements before the first
+   cache-line-aligned one of X and the tail go through zero-padded
+   buffers.  */
+#define NF_SUMSQ_NARROW(T, load, bp)                                          \
   vd a0 = vd_zero (), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,   \
      a7 = a0;                                                                 \
   size_t i = nf_align_head (x, 64, sizeof *x, n);                             \
-  NF_SUM_PART (T, load, a2, 0, i);                                            \
+  NF_SUM_PART (T, load, bp, a2, 0, i);                                        \
   for (; i + 8 * VD_N <= n; i += 8 * VD_N)                                    \
     {                                                                         \
-      vd v0 = load (x + i), v1 = load (x + i + VD_N);                         \
-      vd v2 = load (x + i + 2 * VD_N), v3 = load (x + i + 3 * VD_N);          \
-      vd v4 = load (x + i + 4 * VD_N), v5 = load (x + i + 5 * VD_N);          \
-      vd v6 = load (x + i + 6 * VD_N), v7 = load (x + i + 7 * VD_N);          \
+      vd v0 = NF_LDD (load, bp, i), v1 = NF_LDD (load, bp, i + VD_N);         \
+      vd v2 = NF_LDD (load, bp, i + 2 * VD_N);                                \
+      vd v3 = NF_LDD (load, bp, i + 3 * VD_N);                                \
+      vd v4 = NF_LDD (load, bp, i + 4 * VD_N);                                \
+      vd v5 = NF_LDD (load, bp, i + 5 * VD_N);                                \
+      vd v6 = NF_LDD (load, bp, i + 6 * VD_N);                                \
+      vd v7 = NF_LDD (load, bp, i + 7 * VD_N);                                \
       a0 = vd_fma (v0, v0, a0), a1 = vd_fma (v1, v1, a1);                     \
       a2 = vd_fma (v2, v2, a2), a3 = vd_fma (v3, v3, a3);                     \
       a4 = vd_fma (v4, v4, a4), a5 = vd_fma (v5, v5, a5);                     \
@@ -96,21 +104,28 @@ combine (const vd *s, const vd *c, int nv)
     }                                                                         \
   for (; i + VD_N <= n; i += VD_N)                                            \
     {                                                                         \
-      vd v = load (x + i);                                                    \
+      vd v = NF_LDD (load, bp, i);                                            \
       a0 = vd_fma (v, v, a0);                                                 \
     }                                                                         \
-  NF_SUM_PART (T, load, a1, i, n - i);                                        \
+  NF_SUM_PART (T, load, bp, a1, i, n - i);                                    \
   return hsum (vd_add (vd_add (vd_add (a0, a1), vd_add (a2, a3)),            \
 		       vd_add (vd_add (a4, a5), vd_add (a6, a7))))
 
-/* ACC += the squares of X[AT..AT+K-1], K < 8 VD_N, through a buffer.  */
-#define NF_SUM_PART(T, load, acc, at, k)                                      \
+/* X[AT..AT+VD_N-1] as doubles, minus BP[AT..] unless BP is NULL.  */
+#define NF_LDD(load, bp, at)                                                  \
+  ((bp) ? vd_sub (load (x + (at)), load ((bp) + (at))) : load (x + (at)))
+
+/* ACC += the squares of X[AT..AT+K-1] (less BP's), K < 8 VD_N, through
+   buffers.  */
+#define NF_SUM_PART(T, load, bp, acc, at, k)                                  \
   for (size_t o_ = 0; o_ < (k); o_ += VD_N)                                   \
     {                                                                         \
-      T buf_[VD_N] = { 0 };                                                   \
+      T buf_[VD_N] = { 0 }, bbuf_[VD_N] = { 0 };                              \
       size_t m_ = (k) - o_ < VD_N ? (k) - o_ : VD_N;                          \
       memcpy (buf_, x + (at) + o_, m_ * sizeof *x);                           \
-      vd v_ = load (buf_);                                                    \
+      if (bp)                                                                 \
+	memcpy (bbuf_, (bp) + (at) + o_, m_ * sizeof *x);                     \
+      vd v_ = (bp) ? vd_sub (load (buf_), load (bbuf_)) : load (buf_);        \
       acc = vd_fma (v_, v_, acc);                                             \
     }
 
@@ -118,7 +133,18 @@ combine (const vd *s, const vd *c, int nv)
 double
 NF_SFX (nf_sumsq_f32) (const float *x, size_t n)
 {
-  NF_SUMSQ_NARROW (float, vd_load_f32);
+  const float *b = NULL;
+  NF_SUMSQ_NARROW (float, vd_load_f32, b);
+}
+
+/* Return the sum of the squared differences (X[i] - B[i])^2 in double;
+   B NULL: the squares of X.  */
+double
+NF_SFX (nf_sumsqd_f32) (const float *x, const float *b, size_t n)
+{
+  if (!b)
+    return NF_SFX (nf_sumsq_f32) (x, n);
+  NF_SUMSQ_NARROW (float, vd_load_f32, b);
 }
 
 #ifdef __FLT16_MAX__
@@ -127,7 +153,8 @@ NF_SFX (nf_sumsq_f32) (const float *x, size_t n)
 double
 NF_SFX (nf_sumsq_f16) (const _Float16 *x, size_t n)
 {
-  NF_SUMSQ_NARROW (_Float16, vd_load_f16);
+  const _Float16 *b = NULL;
+  NF_SUMSQ_NARROW (_Float16, vd_load_f16, b);
 }
 
 /* Return the Euclidean norm of the _Float16s X[0..N-1]: the root of
@@ -167,6 +194,64 @@ NF_SFX (nf_nrm2_f16) (const _Float16 *x, size_t n)
     }                                                                          \
   while (0)
 
+/* The loop of the compensated sums: STEP (S, C, VX, VB) adds the term
+   of the vectors VX of X and VB of BP (zeros where BP is NULL, which the
+   compiler knows) exactly into S + C; four pairs of accumulators (the
+   full vectors of a step of four into pairs 0 to 3, the other full
+   vectors into pair 0, the zero-padded tail into pair 1), their lanes
+   combined in long double.  Sets long double R.  */
+#define NF_SUMSQ_CC(T, load, bp, step)                                         \
+  vd s0 = vd_zero (), s1 = s0, s2 = s0, s3 = s0;                               \
+  vd c0 = s0, c1 = s0, c2 = s0, c3 = s0;                                       \
+  size_t i = 0;                                                                \
+  for (; i + 4 * VD_N <= n; i += 4 * VD_N)                                     \
+    {                                                                          \
+      step (s0, c0, load (x + i), NF_LDB (load, bp, i));                       \
+      step (s1, c1, load (x + i + VD_N), NF_LDB (load, bp, i + VD_N));         \
+      step (s2, c2, load (x + i + 2 * VD_N), NF_LDB (load, bp, i + 2 * VD_N)); \
+      step (s3, c3, load (x + i + 3 * VD_N), NF_LDB (load, bp, i + 3 * VD_N)); \
+    }                                                                          \
+  for (; i + VD_N <= n; i += VD_N)                                             \
+    step (s0, c0, load (x + i), NF_LDB (load, bp, i));                         \
+  if (i < n)                                                                   \
+    {                                                                          \
+      T bx_[VD_N] = { 0 }, bb_[VD_N] = { 0 };                                  \
+      memcpy (bx_, x + i, (n - i) * sizeof *x);                                \
+      if (bp)                                                                  \
+	memcpy (bb_, (bp) + i, (n - i) * sizeof *x);                           \
+      step (s1, c1, load (bx_), (bp) ? load (bb_) : vd_zero ());               \
+    }                                                                          \
+  vd s_[4] = { s0, s1, s2, s3 }, c_[4] = { c0, c1, c2, c3 };                   \
+  long double r = combine (s_, c_, 4)
+
+/* BP[AT..AT+VD_N-1] as doubles, zeros if BP is NULL.  */
+#define NF_LDB(load, bp, at) ((bp) ? load ((bp) + (at)) : vd_zero ())
+
+/* The steps.  Squares of floats, exact in double: TwoSum.  */
+#define NF_STEP_SQ_F32(s, c, vx, vb) NF_TWOSUM (s, c, vd_mul (vx, vx))
+/* Squares of doubles, the rounded square and its error: NF_SQ_STEP.  */
+#define NF_STEP_SQ_F64(s, c, vx, vb) NF_SQ_STEP (s, c, vx)
+/* Differences of floats, in double (exact but where the exponents are
+   more than 29 apart, relative 2^-53 there), squared exactly.  */
+#define NF_STEP_SQD_F32(s, c, vx, vb) NF_SQ_STEP (s, c, vd_sub (vx, vb))
+
+/* Differences of doubles: S, C += (VX - VB)^2, the difference exact as
+   dh + dl (TwoSum), dh^2 exact as a rounded product and its error (an
+   fma), 2 dh dl rounded (dl^2 dropped: both below 2^-52 dh^2 and
+   2^-105 dh^2 relative), the errors into C.  */
+#define NF_STEP_SQD_F64(s, c, vx, vb)                                          \
+  do                                                                           \
+    {                                                                          \
+      vd x_ = (vx), b_ = (vb), dh_ = vd_sub (x_, b_), z_ = vd_sub (dh_, x_);   \
+      vd dl_ = vd_sub (vd_sub (x_, vd_sub (dh_, z_)), vd_add (b_, z_));        \
+      vd p_ = vd_mul (dh_, dh_), t_ = vd_add (s, p_), q_ = vd_sub (t_, s);     \
+      vd e_ = vd_add (vd_sub (s, vd_sub (t_, q_)), vd_sub (p_, q_));           \
+      vd f_ = vd_fma (vd_add (dh_, dh_), dl_, vd_fms (dh_, dh_, p_));          \
+      c = vd_add (c, vd_add (e_, f_));                                         \
+      s = t_;                                                                  \
+    }                                                                          \
+  while (0)
+
 /* Return the sum of the squares of the floats X[0..N-1] in long double:
    the squares, exact in double, summed in four vector accumulators with
    TwoSum (each error into a companion), the lanes combined in long
@@ -176,35 +261,27 @@ NF_SFX (nf_nrm2_f16) (const _Float16 *x, size_t n)
 long double
 NF_SFX (nf_sumsq_acc_f32) (const float *x, size_t n)
 {
-  vd s0 = vd_zero (), s1 = s0, s2 = s0, s3 = s0;
-  vd c0 = s0, c1 = s0, c2 = s0, c3 = s0;
-  size_t i = 0;
-  for (; i + 4 * VD_N <= n; i += 4 * VD_N)
-    {
-      vd v0 = vd_load_f32 (x + i), v1 = vd_load_f32 (x + i + VD_N);
-      vd v2 = vd_load_f32 (x + i + 2 * VD_N);
-      vd v3 = vd_load_f32 (x + i + 3 * VD_N);
-      NF_TWOSUM (s0, c0, vd_mul (v0, v0));
-      NF_TWOSUM (s1, c1, vd_mul (v1, v1));
-      NF_TWOSUM (s2, c2, vd_mul (v2, v2));
-      NF_TWOSUM (s3, c3, vd_mul (v3, v3));
-    }
-  for (; i + VD_N <= n; i += VD_N)
-    {
-      vd v = vd_load_f32 (x + i);
-      NF_TWOSUM (s0, c0, vd_mul (v, v));
-    }
-  if (i < n)
-    {
-      float buf[VD_N] = { 0 };
-      memcpy (buf, x + i, (n - i) * sizeof *x);
-      vd v = vd_load_f32 (buf);
-      NF_TWOSUM (s1, c1, vd_mul (v, v));
-    }
-  vd s[4] = { s0, s1, s2, s3 }, c[4] = { c0, c1, c2, c3 };
-  long double r = combine (s, c, 4);
+  const float *b = NULL;
+  NF_SUMSQ_CC (float, vd_load_f32, b, NF_STEP_SQ_F32);
   if (!isfinite (r))
     return nf_sumsq_acc_f32_generic (x, n);
+  return r;
+}
+
+/* Return sum ((X[i] - B[i])^2) for floats in long double, each term
+   exact (but for differences of exponents more than 29 apart) and summed
+   error-free in double-double; B NULL: nf_sumsq_acc_f32.  Relative error
+   about 2^-63; Inf and NaN go to the generic kernel, as above.  No
+   square of a difference of floats is below 2^-298: nothing
+   underflows.  */
+long double
+NF_SFX (nf_sumsqd_acc_f32) (const float *x, const float *b, size_t n)
+{
+  if (!b)
+    return NF_SFX (nf_sumsq_acc_f32) (x, n);
+  NF_SUMSQ_CC (float, vd_load_f32, b, NF_STEP_SQD_F32);
+  if (!isfinite (r))
+    return nf_sumsqd_acc_f32_generic (x, b, n);
   return r;
 }
 
@@ -224,28 +301,26 @@ sq4 (const double *p)
 long double
 NF_SFX (nf_sumsq_f64) (const double *x, size_t n)
 {
-  vd s0 = vd_zero (), s1 = s0, s2 = s0, s3 = s0;
-  vd c0 = s0, c1 = s0, c2 = s0, c3 = s0;
-  size_t i = 0;
-  for (; i + 4 * VD_N <= n; i += 4 * VD_N)
-    {
-      NF_SQ_STEP (s0, c0, vd_load_f64 (x + i));
-      NF_SQ_STEP (s1, c1, vd_load_f64 (x + i + VD_N));
-      NF_SQ_STEP (s2, c2, vd_load_f64 (x + i + 2 * VD_N));
-      NF_SQ_STEP (s3, c3, vd_load_f64 (x + i + 3 * VD_N));
-    }
-  for (; i + VD_N <= n; i += VD_N)
-    NF_SQ_STEP (s0, c0, vd_load_f64 (x + i));
-  if (i < n)
-    {
-      double buf[VD_N] = { 0 };
-      memcpy (buf, x + i, (n - i) * sizeof *x);
-      NF_SQ_STEP (s1, c1, vd_load_f64 (buf));
-    }
-  vd s[4] = { s0, s1, s2, s3 }, c[4] = { c0, c1, c2, c3 };
-  long double r = combine (s, c, 4);
+  const double *b = NULL;
+  NF_SUMSQ_CC (double, vd_load_f64, b, NF_STEP_SQ_F64);
   if (!isfinite (r) || r < NF_SUMSQ_F64_MIN)
     return nf_sumsq_f64_generic (x, n);
+  return r;
+}
+
+/* Return sum ((X[i] - B[i])^2) for doubles in long double, each term
+   to about 2^-104 and summed error-free (NF_STEP_SQD_F64); B NULL:
+   nf_sumsq_f64.  Relative error about 2^-63.  Sums out of range
+   (a difference or a square overflowed, or squares may have
+   underflowed), NaN and Inf go to the generic long double kernel.  */
+long double
+NF_SFX (nf_sumsqd_f64) (const double *x, const double *b, size_t n)
+{
+  if (!b)
+    return NF_SFX (nf_sumsq_f64) (x, n);
+  NF_SUMSQ_CC (double, vd_load_f64, b, NF_STEP_SQD_F64);
+  if (!isfinite (r) || r < NF_SUMSQ_F64_MIN)
+    return nf_sumsqd_f64_generic (x, b, n);
   return r;
 }
 

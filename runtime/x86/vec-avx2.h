@@ -144,6 +144,13 @@ vd_stream_f16 (_Float16 *p, vd v)
   _mm_stream_si64 ((long long *) (void *) p, bits);
 }
 
+/* V with ALT in the lanes where V is NaN.  */
+static inline vd
+vd_nan_to (vd v, vd alt)
+{
+  return _mm256_blendv_pd (v, alt, _mm256_cmp_pd (v, v, _CMP_UNORD_Q));
+}
+
 /* Write the lanes of V to P[0..VD_N-1].  */
 static inline void
 vd_lanes (double *p, vd v)

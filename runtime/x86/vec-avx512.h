@@ -137,6 +137,14 @@ vd_stream_f16 (_Float16 *p, vd v)
   _mm_stream_si128 ((void *) p, vd_to_f16 (v));
 }
 
+/* V with ALT in the lanes where V is NaN.  */
+static inline vd
+vd_nan_to (vd v, vd alt)
+{
+  return _mm512_mask_blend_pd (_mm512_cmp_pd_mask (v, v, _CMP_UNORD_Q), v,
+			      alt);
+}
+
 /* Write the lanes of V to P[0..VD_N-1].  */
 static inline void
 vd_lanes (double *p, vd v)
