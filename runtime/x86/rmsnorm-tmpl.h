@@ -190,9 +190,12 @@ NF_SFX (nf_rmsnorm1p_f32) (float *y, const float *x, const float *w,
    0.5 ulp + 2^-50 ulp for a given r.  x r comes first, as in the loop,
    so that nothing overflows unless the result does.  An Inf gain (gh
    Inf, gl Inf - Inf = NaN), or an x r or a result that overflows, turns
-   the error terms into NaN where the loop gives an Inf: a NaN lane takes
-   the rounded (x rh) gh instead, which is NaN exactly where the loop's
-   result is (a NaN operand, 0 Inf, Inf - Inf).  */
+   the error terms into NaN where the loop gives an Inf, and a zero
+   result comes out +0 where the loop's is -0 (x = -0, or r = 0 for an
+   Inf in the row): a NaN or zero lane takes the rounded (x rh) gh
+   instead, which is NaN exactly where the loop's result is (a NaN
+   operand, 0 Inf, Inf - Inf) and a zero of the loop's sign where it is
+   zero.  */
 void
 NF_SFX (nf_rmsnorm1p_f64) (double *y, const double *x, const double *w,
 			   size_t n, double eps)
@@ -210,7 +213,7 @@ NF_SFX (nf_rmsnorm1p_f64) (double *y, const double *x, const double *w,
     vd gl_ = vd_add (vd_sub (one, vd_sub (gh_, z_)), vd_sub (w_, z_));         \
     vd qh_ = vd_mul (x_, vrh), ql_ = vd_fma (x_, vrl, vd_fms (x_, vrh, qh_));  \
     vd y_ = vd_fma (qh_, gh_, vd_fma (qh_, gl_, vd_mul (ql_, gh_)));           \
-    vd_nan_to (y_, vd_mul (qh_, gh_));                                         \
+    vd_fix_to (y_, vd_mul (qh_, gh_));                                         \
   })
   NF_SCALE (double, VD_N, vd_load_f64, vd_store_f64, vd_stream_f64,
 	    NF_SCALE_DD1P);
@@ -244,8 +247,16 @@ NF_SFX (nf_l2normalize_f32) (float *y, const float *x, size_t n, float eps)
     {
       float rh = (float) r, rl = (float) (r - rh);
       vf vrh = vf_set1 (rh), vrl = vf_set1 (rl), one = vf_set1 (1);
+      /* NF_SCALE_FF's error term is +0 for x = +-0: such lanes take x
+	 rh, the loop's signed zero.  */
+#define NF_SCALE_FF0(vx, vw)                                                   \
+  ({                                                                           \
+    vf x0_ = (vx);                                                             \
+    vf_fix_to (NF_SCALE_FF (x0_, vw), vf_mul (x0_, vrh));                      \
+  })
       NF_SCALE (float, VF_N, vf_load_f32, vf_store_f32, vf_stream_f32,
-		NF_SCALE_FF);
+		NF_SCALE_FF0);
+#undef NF_SCALE_FF0
     }
   else
     {
@@ -273,12 +284,13 @@ NF_SFX (nf_l2normalize_f64) (double *y, const double *x, size_t n,
     }
   double rh = (double) r, rl = (double) (r - rh);
   vd vrh = vd_set1 (rh), vrl = vd_set1 (rl), one = vd_set1 (1);
-  /* W is NULL: x (rh + rl), the pair's product rounded once.  */
+  /* W is NULL: x (rh + rl), the pair's product rounded once; x = -0
+     gives x rh = -0 (the fma's -0 + +0 would be +0).  */
 #define NF_SCALE_L2(vx, vw)                                                    \
   ({                                                                           \
     (void) (vw);                                                               \
     vd x_ = (vx);                                                              \
-    vd_fma (x_, vrh, vd_mul (x_, vrl));                                        \
+    vd_fix_to (vd_fma (x_, vrh, vd_mul (x_, vrl)), vd_mul (x_, vrh));          \
   })
   NF_SCALE (double, VD_N, vd_load_f64, vd_store_f64, vd_stream_f64,
 	    NF_SCALE_L2);

@@ -144,11 +144,14 @@ vd_stream_f16 (_Float16 *p, vd v)
   _mm_stream_si64 ((long long *) (void *) p, bits);
 }
 
-/* V with ALT in the lanes where V is NaN.  */
+/* V with ALT in the lanes where V is zero or NaN: the fix-up of the
+   products through error terms, whose exact zeros are +0 whatever the
+   signs (x = -0 must give -0) and whose Inf - Inf is NaN.  */
 static inline vd
-vd_nan_to (vd v, vd alt)
+vd_fix_to (vd v, vd alt)
 {
-  return _mm256_blendv_pd (v, alt, _mm256_cmp_pd (v, v, _CMP_UNORD_Q));
+  return _mm256_blendv_pd (v, alt,
+			  _mm256_cmp_pd (v, _mm256_setzero_pd (), _CMP_EQ_UQ));
 }
 
 /* Write the lanes of V to P[0..VD_N-1].  */
@@ -229,6 +232,14 @@ static inline void
 vf_stream_f32 (float *p, vf v)
 {
   _mm256_stream_ps (p, v);
+}
+
+/* As vd_fix_to, for floats.  */
+static inline vf
+vf_fix_to (vf v, vf alt)
+{
+  return _mm256_blendv_ps (v, alt,
+			  _mm256_cmp_ps (v, _mm256_setzero_ps (), _CMP_EQ_UQ));
 }
 
 #endif /* NF_VEC_H */

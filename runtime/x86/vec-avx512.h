@@ -137,12 +137,14 @@ vd_stream_f16 (_Float16 *p, vd v)
   _mm_stream_si128 ((void *) p, vd_to_f16 (v));
 }
 
-/* V with ALT in the lanes where V is NaN.  */
+/* V with ALT in the lanes where V is zero or NaN: the fix-up of the
+   products through error terms, whose exact zeros are +0 whatever the
+   signs (x = -0 must give -0) and whose Inf - Inf is NaN.  */
 static inline vd
-vd_nan_to (vd v, vd alt)
+vd_fix_to (vd v, vd alt)
 {
-  return _mm512_mask_blend_pd (_mm512_cmp_pd_mask (v, v, _CMP_UNORD_Q), v,
-			      alt);
+  return _mm512_mask_blend_pd (
+    _mm512_cmp_pd_mask (v, _mm512_setzero_pd (), _CMP_EQ_UQ), v, alt);
 }
 
 /* Write the lanes of V to P[0..VD_N-1].  */
@@ -226,6 +228,14 @@ static inline void
 vf_stream_f32 (float *p, vf v)
 {
   _mm512_stream_ps (p, v);
+}
+
+/* As vd_fix_to, for floats.  */
+static inline vf
+vf_fix_to (vf v, vf alt)
+{
+  return _mm512_mask_blend_ps (
+    _mm512_cmp_ps_mask (v, _mm512_setzero_ps (), _CMP_EQ_UQ), v, alt);
 }
 
 #endif /* NF_VEC_H */
