@@ -31,3 +31,8 @@ CALLS (expf_m1, expf (x[i]) - 1.0f)
 CALLS (logf_1p, logf (1.0f + x[i]))
 CALLS (expm1f, expm1f (x[i]))
 CALLS (log1pf, log1pf (x[i]))
+
+/* Issue 19's plain loops (loops19.h), not calls: here for this file's
+   -O3 -march=native build, the flag set naive.c is not built with.  */
+#define L19(name) NAME (CALLS_SUFFIX, _##name)
+#include "loops19.h"

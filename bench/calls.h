@@ -21,7 +21,12 @@
   void calls_##sfx##_expf_m1 (float *y, const float *x, int n);                \
   void calls_##sfx##_logf_1p (float *y, const float *x, int n);                \
   void calls_##sfx##_expm1f (float *y, const float *x, int n);                 \
-  void calls_##sfx##_log1pf (float *y, const float *x, int n);
+  void calls_##sfx##_log1pf (float *y, const float *x, int n);                 \
+  float calls_##sfx##_dist_f32 (const float *a, const float *b, int n);        \
+  void calls_##sfx##_rmsnorm1p_f32 (float *o, const float *x, const float *w,  \
+				    int size);                                 \
+  void calls_##sfx##_l2normalize_f32 (float *y, const float *x, int n,         \
+				      float eps);
 
 CALLS_DECLARE (sc)
 CALLS_DECLARE (o3)

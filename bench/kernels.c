@@ -91,7 +91,7 @@ enum
   N = 4096,	   /* Elements of the in-cache arrays and of a row.  */
   ROWS = 8192,	   /* Rows of the memory workloads: 128 MiB of floats.  */
   MAX_REPS = 1001, /* Bound of the repetition arguments.  */
-  MAX_ROWS = 96	   /* Rows of the printed table.  */
+  MAX_ROWS = 128	   /* Rows of the printed table.  */
 };
 
 #define BIG_ELEMS ((size_t) ROWS * N)
@@ -1017,6 +1017,151 @@ bench_softmax (int reps)
     }
 }
 
+/* Issue 19: nf_dist_f32, nf_rmsnorm1p_f32 (Gemma's gain) and
+   nf_l2normalize_f32 against the plain loops of bench/loops19.h at -O2,
+   -O3 -march=native ("loop native": calls.c's build of them) and -O3 -ffast-math
+   -march=native (information: its float sums are reassociated into
+   vectors, where the kernels sum in double), for n = 256, 1024, 4096 in
+   cache; inputs uniform in [-2, 2), gains in [-0.5, 0.5).  Goal: 1 times
+   the -O2 and -O3 -march=native loops.  Checks: within 1e-4 relative of
+   the -O2 loop (whose float sum errs by up to n 2^-24).  */
+#define I19_MAXN 4096
+static _Alignas (64) float i19_a[I19_MAXN], i19_b[I19_MAXN], i19_w[I19_MAXN];
+static _Alignas (64) float i19_y[I19_MAXN], i19_ref[I19_MAXN];
+static size_t i19_n;
+static void
+k_dist (void)
+{
+  sink = nf_dist_f32 (i19_a, i19_b, i19_n);
+}
+static void
+o2_dist (void)
+{
+  sink = naive_o2_dist_f32 (i19_a, i19_b, (int) i19_n);
+}
+static void
+nat_dist (void)
+{
+  sink = calls_nat_dist_f32 (i19_a, i19_b, (int) i19_n);
+}
+static void
+fast_dist (void)
+{
+  sink = naive_fast_dist_f32 (i19_a, i19_b, (int) i19_n);
+}
+static void
+k_rmsnorm1p (void)
+{
+  nf_rmsnorm1p_f32 (i19_y, i19_a, i19_w, i19_n, 1e-6f);
+}
+static void
+o2_rmsnorm1p (void)
+{
+  naive_o2_rmsnorm1p_f32 (i19_y, i19_a, i19_w, (int) i19_n);
+}
+static void
+nat_rmsnorm1p (void)
+{
+  calls_nat_rmsnorm1p_f32 (i19_y, i19_a, i19_w, (int) i19_n);
+}
+static void
+fast_rmsnorm1p (void)
+{
+  naive_fast_rmsnorm1p_f32 (i19_y, i19_a, i19_w, (int) i19_n);
+}
+static void
+k_l2normalize (void)
+{
+  nf_l2normalize_f32 (i19_y, i19_a, i19_n, 1e-12f);
+}
+static void
+o2_l2normalize (void)
+{
+  naive_o2_l2normalize_f32 (i19_y, i19_a, (int) i19_n, 1e-12f);
+}
+static void
+nat_l2normalize (void)
+{
+  calls_nat_l2normalize_f32 (i19_y, i19_a, (int) i19_n, 1e-12f);
+}
+static void
+fast_l2normalize (void)
+{
+  naive_fast_l2normalize_f32 (i19_y, i19_a, (int) i19_n, 1e-12f);
+}
+
+/* Check the array variants V[0..3] (kernel, -O2, native, fast) against
+   the -O2 loop, each output poisoned first; return whether all agree.  */
+static int
+i19_check (const char *name, struct variant *v)
+{
+  v[1].run ();
+  memcpy (i19_ref, i19_y, i19_n * sizeof *i19_y);
+  int ok = 1;
+  for (int k = 0; k < 4; k += k == 0 ? 2 : 1)
+    {
+      poison (i19_y, sizeof i19_y);
+      v[k].run ();
+      ok &= close_f32 (name, i19_y, i19_ref, i19_n, 1e-4, 1e-30);
+    }
+  return ok;
+}
+
+static void
+bench_issue19 (int reps)
+{
+  static const size_t ns[] = { 256, 1024, 4096 };
+  for (size_t i = 0; i < I19_MAXN; i++)
+    {
+      i19_a[i] = (float) uniform (-2, 2), i19_b[i] = (float) uniform (-2, 2);
+      i19_w[i] = (float) uniform (-0.5, 0.5);
+    }
+  for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
+    {
+      char w[64];
+      i19_n = ns[j];
+      o2_dist ();
+      double ref = sink;
+      k_dist ();
+      int ok = fabs (sink - ref) <= 1e-4 * ref;
+      nat_dist ();
+      ok &= fabs (sink - ref) <= 1e-4 * ref;
+      fast_dist ();
+      ok &= fabs (sink - ref) <= 1e-4 * ref;
+      struct variant d[] = { { "kernel", k_dist, 0, { 0 }, 0 },
+			     { "-O2", o2_dist, 0, { 0 }, 0 },
+			     { "native", nat_dist, 0, { 0 }, 0 },
+			     { "fast", fast_dist, 0, { 0 }, 0 } };
+      time_group (d, 4, reps, SAMPLE_NS);
+      snprintf (w, sizeof w, "dist f32, %zu (cache)", i19_n);
+      add_row (w, d[0].med, "loop -O2", d[1].med, i19_n, 1, ok);
+      add_row (w, d[0].med, "loop native", d[2].med, i19_n, 1, ok);
+      add_row (w, d[0].med, "loop fast", d[3].med, i19_n, 0, ok);
+
+      struct variant r[] = { { "kernel", k_rmsnorm1p, 0, { 0 }, 0 },
+			     { "-O2", o2_rmsnorm1p, 0, { 0 }, 0 },
+			     { "native", nat_rmsnorm1p, 0, { 0 }, 0 },
+			     { "fast", fast_rmsnorm1p, 0, { 0 }, 0 } };
+      ok = i19_check ("rmsnorm1p", r);
+      time_group (r, 4, reps, SAMPLE_NS);
+      snprintf (w, sizeof w, "rmsnorm1p f32, %zu (cache)", i19_n);
+      add_row (w, r[0].med, "loop -O2", r[1].med, i19_n, 1, ok);
+      add_row (w, r[0].med, "loop native", r[2].med, i19_n, 1, ok);
+      add_row (w, r[0].med, "loop fast", r[3].med, i19_n, 0, ok);
+
+      struct variant l[] = { { "kernel", k_l2normalize, 0, { 0 }, 0 },
+			     { "-O2", o2_l2normalize, 0, { 0 }, 0 },
+			     { "native", nat_l2normalize, 0, { 0 }, 0 },
+			     { "fast", fast_l2normalize, 0, { 0 }, 0 } };
+      ok = i19_check ("l2normalize", l);
+      time_group (l, 4, reps, SAMPLE_NS);
+      snprintf (w, sizeof w, "l2normalize f32, %zu (cache)", i19_n);
+      add_row (w, l[0].med, "loop -O2", l[1].med, i19_n, 1, ok);
+      add_row (w, l[0].med, "loop native", l[2].med, i19_n, 1, ok);
+      add_row (w, l[0].med, "loop fast", l[3].med, i19_n, 0, ok);
+    }
+}
+
 /* Dot (issue 18): nf_matvec_f32 against llama2.c's matmul
    (bench/naive.c) at -O2, -Ofast and -O3 -ffast-math -march=native, on
    1 and 2 threads, for in-cache shapes of stories15M (288 x 288: 324
@@ -1459,6 +1604,8 @@ main (int argc, char **argv)
   /* "softmax": only the softmax rows; "matvec": only the Dot rows.  */
   int only_softmax = argc > 3 && !strcmp (argv[3], "softmax");
   int only_matvec = argc > 3 && !strcmp (argv[3], "matvec");
+  /* "issue19": only the distance, Gemma RMSNorm and L2 rows.  */
+  int only_issue19 = argc > 3 && !strcmp (argv[3], "issue19");
 
   print_machine (cache_reps, memory_reps);
   fill_inputs ();
@@ -1467,6 +1614,11 @@ main (int argc, char **argv)
   if (only_softmax)
     {
       bench_softmax (cache_reps);
+      goto done;
+    }
+  if (only_issue19)
+    {
+      bench_issue19 (cache_reps);
       goto done;
     }
   if (!only_matvec)
@@ -1512,6 +1664,7 @@ main (int argc, char **argv)
   bench_elu_short (cache_reps);
   bench_nrm2 (cache_reps);
   bench_softmax (cache_reps);
+  bench_issue19 (cache_reps);
   bench_matvec_cache (cache_reps);
 calls:
   bench_calls_exp (cache_reps);

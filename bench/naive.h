@@ -27,7 +27,12 @@
   void naive_##sfx##_softplus_f32 (float *y, const float *x, int n);         \
   void naive_##sfx##_softmax_f32 (float *y, const float *x, int size);      \
   void naive_##sfx##_matmul_f32 (float *xout, const float *x, const float *w, \
-				 int n, int d);
+				 int n, int d);                                \
+  float naive_##sfx##_dist_f32 (const float *a, const float *b, int n);        \
+  void naive_##sfx##_rmsnorm1p_f32 (float *o, const float *x, const float *w,  \
+				    int size);                                 \
+  void naive_##sfx##_l2normalize_f32 (float *y, const float *x, int n,         \
+				      float eps);
 
 NAIVE_DECLARE (o2)
 NAIVE_DECLARE (fast)

@@ -29,6 +29,15 @@
    (n - 1) 2^-53; about nine times the plain loop's speed
    (bench/RESULTS.md).
 
+   Sums of squared differences (issue 19, nf_dist_* and nf_rms_*; B
+   NULL is the sums of squares above): f32 the same double sum of
+   (x - b)^2, the difference in double (exact unless the exponents are
+   more than 29 apart), the square rounded once by the fma; f32 accurate
+   that difference squared exactly into the double-double sum of the f64
+   kernel; f64 the difference exact as a double-double (TwoSum), dh^2
+   exact, 2 dh dl rounded, into the same sum.  One loop (NF_SUMSQ_CC)
+   serves every compensated sum, its step naming the term.
+
    Both f64 sums hand anything below NF_SUMSQ_F64_MIN (squares may have
    underflowed), overflowed or NaN (TwoSum turns Inf into NaN) to the
    generic long double kernel, whose range holds every square: the rare
