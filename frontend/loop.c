@@ -369,7 +369,7 @@ nf_lp_norm_other_store (const struct nf_lp *g, const nf_match *m)
   if (clang_Cursor_isNull (g->other_store))
     return NULL;
   CXCursor end = g->loops[g->n_loops - 1].stmt;
-  if (m->kind == NF_KIND_MULREDSQRT)
+  if (m->kind == NF_KIND_MULREDSQRT && !m->normalize)
     end = nf_lp_cursor (g, m->result);
   if (!clang_Cursor_isNull (end)
       && nf_ast_begin (end) < nf_ast_begin (g->other_store))
@@ -401,7 +401,7 @@ nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g,
     *reason = nf_lp_norm_leaves (g, &m, span);
   if (*reason)
     ;
-  else if (m.kind == NF_KIND_MULREDSQRT)
+  else if (m.kind == NF_KIND_MULREDSQRT && !m.normalize)
     *reason = nf_lp_mulredsqrt_rewrite (s, g, &m, span);
   else
     *reason = nf_lp_rmsnorm_rewrite (s, g, &m, span);

@@ -32,7 +32,11 @@ enum nf_variant
   NF_VARIANT_FAST,
   NF_VARIANT_EXACT,
   NF_VARIANT_SUMSQ,
-  NF_VARIANT_ROWS
+  NF_VARIANT_ROWS,
+  NF_VARIANT_DIST,
+  NF_VARIANT_RMS,
+  NF_VARIANT_NORMALIZE,
+  NF_VARIANT_GAIN1P
 };
 
 /* One row of callees.def.  */
@@ -167,6 +171,58 @@ nf_call_plan_map (const nf_region *r, const nf_match *m, const nf_call_flags *f,
   return NULL;
 }
 
+/* MulRedSqrt of a difference or of a mean: the distance or the RMS of
+   a and b (B null for the RMS of a), the row of the data and
+   accumulator types (a long double sum has none).  */
+static const char *
+nf_call_plan_dist (const nf_region *r, const nf_match *m, nf_call *c)
+{
+  enum nf_elem elem = nf_value_type (r, m->input).elem;
+  const struct nf_callee *k
+    = nf_callee_find (NF_KIND_MULREDSQRT, elem, m->accum,
+		      m->mean ? NF_VARIANT_RMS : NF_VARIANT_DIST);
+  if (!k)
+    return m->mean ? "no fused RMS for these element and sum types"
+		   : "no fused distance for these element and sum types";
+  nf_call_take (c, k);
+  c->value = NF_CALL_RESULT;
+  nf_call_arg_add (c, NF_ROLE_X, m->input, elem, "a");
+  nf_call_arg_add (c, NF_ROLE_X, m->input2, elem, "b");
+  nf_call_arg_add (c, NF_ROLE_N, NF_NO_VALUE, NF_ELEM_I64, "n");
+  /* Per element: a difference, a square and the sum; a and b read.  */
+  double esz = elem == NF_ELEM_F32 ? 4.0 : 8.0;
+  c->flops = m->input2 != NF_NO_VALUE ? 3 : 2;
+  c->bytes = (m->input2 != NF_NO_VALUE ? 2 : 1) * esz;
+  return NULL;
+}
+
+/* MulRedSqrt's norm floored and divided into x, stored: y against x
+   (in place is the kernel's).  */
+static const char *
+nf_call_plan_normalize (const nf_region *r, const nf_match *m, nf_call *c)
+{
+  enum nf_elem elem = nf_value_type (r, m->input).elem;
+  const struct nf_callee *k = nf_callee_find (NF_KIND_MULREDSQRT, elem,
+					      m->accum, NF_VARIANT_NORMALIZE);
+  if (!k)
+    return "no fused L2 normalisation for this element type";
+  NF_ASSERT (c->store != NF_NO_VALUE, "a normalisation has no store");
+  if (nf_value_type (r, nf_op_operand (r, c->store, 0)).elem != elem)
+    return "the arrays have different element types";
+  nf_call_take (c, k);
+  nf_call_arg_add (c, NF_ROLE_Y, c->store, elem, "y");
+  nf_call_arg_add (c, NF_ROLE_X, m->input, elem, "x");
+  nf_call_arg_add (c, NF_ROLE_N, NF_NO_VALUE, NF_ELEM_I64, "n");
+  nf_call_arg_add (c, NF_ROLE_EPS, m->eps, elem, "eps");
+  nf_call_overlap_add (c, m->input);
+  c->overlap_reason = "the output partially overlaps the input";
+  /* Per element: the square and the sum, the quotient; x read twice, y
+     written.  */
+  c->flops = 3;
+  c->bytes = 3 * (elem == NF_ELEM_F32 ? 4.0 : 8.0);
+  return NULL;
+}
+
 /* MulRedSqrt: the row of the data and accumulator types.  A wider
    accumulator than the data is either summed exactly (nf_nrm2d_f32: a
    float loop's double sum of exact squares, which a reordered sum does
@@ -180,6 +236,13 @@ nf_call_plan_nrm2 (const nf_region *r, const nf_match *m,
   enum nf_elem elem = nf_value_type (r, m->input).elem;
   if (!nf_callee_takes (NF_KIND_MULREDSQRT, elem))
     return "no fused L2 norm for this element type";
+  if ((m->normalize || m->mean || m->input2 != NF_NO_VALUE)
+      && f->wide_vector_math)
+    return NF_WHY_WIDE_VECTORS;
+  if (m->normalize)
+    return nf_call_plan_normalize (r, m, c);
+  if (m->mean || m->input2 != NF_NO_VALUE)
+    return nf_call_plan_dist (r, m, c);
   const struct nf_callee *k
     = nf_callee_find (NF_KIND_MULREDSQRT, elem, m->accum, NF_VARIANT_PLAIN);
   enum nf_variant first
@@ -202,13 +265,19 @@ nf_call_plan_nrm2 (const nf_region *r, const nf_match *m,
 /* RMSNorm: y, x and w of one element type; y against every range the
    region reads.  */
 static const char *
-nf_call_plan_rmsnorm (const nf_region *r, const nf_match *m, nf_call *c)
+nf_call_plan_rmsnorm (const nf_region *r, const nf_match *m,
+		      const nf_call_flags *f, nf_call *c)
 {
+  if (m->gain_plus_one && f->wide_vector_math)
+    return NF_WHY_WIDE_VECTORS;
   enum nf_elem elem = nf_value_type (r, m->input).elem;
   const struct nf_callee *k
-    = nf_callee_find (NF_KIND_RMSNORM, elem, m->accum, NF_VARIANT_PLAIN);
+    = nf_callee_find (NF_KIND_RMSNORM, elem, m->accum,
+		      m->gain_plus_one ? NF_VARIANT_GAIN1P : NF_VARIANT_PLAIN);
   if (!k)
-    return "no fused RMSNorm for this element type";
+    return m->gain_plus_one ? "no fused RMSNorm with the gain 1 + w for "
+			      "this element type"
+			    : "no fused RMSNorm for this element type";
   nf_value store = c->store;
   if (store == NF_NO_VALUE
       || nf_value_type (r, nf_op_operand (r, store, 0)).rank != 1)
@@ -398,7 +467,7 @@ nf_call_plan (const nf_region *r, const nf_match *m, const nf_call_flags *flags,
     case NF_KIND_MULREDSQRT:
       return nf_call_plan_nrm2 (r, m, flags, c);
     case NF_KIND_RMSNORM:
-      return nf_call_plan_rmsnorm (r, m, c);
+      return nf_call_plan_rmsnorm (r, m, flags, c);
     case NF_KIND_ELEMENTWISE:
       return nf_call_plan_ew (r, m, flags, c);
     case NF_KIND_DOT:
@@ -417,8 +486,9 @@ nf_call_region_covers (const nf_region *r, const nf_match *m)
   /* A norm's region ends at the norm: what comes after it (a loop
      using it) stays.  */
   nf_value store = nf_call_store (r, m);
-  nf_value upto
-    = m->kind == NF_KIND_MULREDSQRT ? m->result : nf_region_n_values (r) - 1;
+  nf_value upto = m->kind == NF_KIND_MULREDSQRT && !m->normalize
+		    ? m->result
+		    : nf_region_n_values (r) - 1;
   for (nf_value v = 0; v <= upto; v++)
     if (nf_op (r, v) == NF_OP_STORE && v != store)
       return NF_WHY_OTHER_STORE;

@@ -164,12 +164,37 @@ nf_emit_rmsnorm_custom_call (FILE *f, const nf_match *m, int id,
       nf_emit_type (f, tw);
       fputc ('\n', f);
     }
+  const char *gain = "%w";
+  if (m->gain_plus_one)
+    {
+      /* Gemma's gain 1 + w, computed before the call.  */
+      nf_type one = nf_scalar_type (tw.elem);
+      fputs ("    %one = \"mhlo.constant\"() {value = dense<", f);
+      nf_emit_literal (f, tw.elem, 1.0);
+      fputs ("> : ", f);
+      nf_emit_type (f, one);
+      fputs ("} : () -> ", f);
+      nf_emit_type (f, one);
+      fputs ("\n    %ones = \"mhlo.broadcast_in_dim\"(%one) "
+	     "{broadcast_dimensions = dense<> : tensor<0xi64>} : (", f);
+      nf_emit_type (f, one);
+      fputs (") -> ", f);
+      nf_emit_type (f, tw);
+      fputs ("\n    %g = \"mhlo.add\"(%w, %ones) : (", f);
+      nf_emit_type (f, tw);
+      fputs (", ", f);
+      nf_emit_type (f, tw);
+      fputs (") -> ", f);
+      nf_emit_type (f, tw);
+      fputc ('\n', f);
+      gain = "%g";
+    }
   fputs ("    %eps = \"mhlo.constant\"() {value = dense<", f);
   nf_emit_literal (f, NF_ELEM_F32, eps);
   fputs ("> : tensor<f32>} : () -> tensor<f32>\n", f);
-  fprintf (f, "    %%y = \"mhlo.custom_call\"(%%x, %%w, %%eps) "
+  fprintf (f, "    %%y = \"mhlo.custom_call\"(%%x, %s, %%eps) "
 	   "{call_target_name = \"AwsNeuronRmsNorm\", "
-	   "backend_config = \"%d\"} : (", tx.rank - 1);
+	   "backend_config = \"%d\"} : (", gain, tx.rank - 1);
   nf_emit_type (f, tx);
   fputs (", ", f);
   nf_emit_type (f, tw);

@@ -41,6 +41,7 @@
 #include "match-util.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Whether V flows, through at most DEPTH of its users no wider than
    RANK (the reduction's own rank: a scalar, or one value per row), into
@@ -84,7 +85,7 @@ nf_reaches_root (const nf_region *r, nf_value v, int rank, int depth)
    it (nf_match_array_input).  */
 static bool
 nf_match_sumsq (const nf_region *r, nf_value anchor, nf_match *m,
-		nf_oplist *l, nf_value *x)
+		nf_oplist *l, nf_value *x, nf_value *x2)
 {
   if (nf_op (r, anchor) != NF_OP_REDUCE)
     return false;
@@ -133,6 +134,8 @@ nf_match_sumsq (const nf_region *r, nf_value anchor, nf_match *m,
   m->reduce_dims = nf_reduce_dims (r, anchor);
   m->accum = nf_value_type (r, anchor).elem;
   *x = as;
+  if (x2)
+    *x2 = bs;
   return true;
 }
 
@@ -245,34 +248,62 @@ nf_is_product_of_sums (const nf_region *r, nf_value u, nf_value via)
 	      == NF_OP_REDUCE;
 }
 
-bool
-nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m)
+/* Whether the op U is in L.  */
+static bool
+nf_oplist_has (const nf_oplist *l, nf_value u)
 {
-  nf_oplist l = { { 0 }, 0 };
-  nf_value x, via;
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == u)
+      return true;
+  return false;
+}
 
-  nf_match_init (m, NF_KIND_MULREDSQRT, anchor);
-  if (!nf_match_sumsq (r, anchor, m, &l, &x))
+/* A distance's difference: D (the squared value, casts stripped: one
+   factor of the square, D2 the other, the same elements) is a - b of two
+   arrays of one element type read alike, used by nothing but the square
+   (whose ops L holds).  Sets M->input to a and M->input2 to b and adds
+   the SUBs and their operands' casts to L.  False with M->reason when D
+   is a difference of something else; with none when D is no SUB.  */
+static bool
+nf_match_difference (const nf_region *r, nf_value d, nf_value d2,
+		     nf_match *m, nf_oplist *l)
+{
+  if (nf_op (r, d) != NF_OP_SUB)
     return false;
-  if (nf_value_escapes (r, anchor) || nf_value_n_uses (r, anchor) > 1)
-    return nf_match_fail (m, "the sum of squares is also used elsewhere");
-  nf_value u = nf_user_through_casts (r, anchor, &l, &via);
-  nf_value via2, root = u == NF_NO_VALUE ? NF_NO_VALUE
-			: nf_user_through_casts (r, u, NULL, &via2);
-  if (root != NF_NO_VALUE && nf_is_product_of_sums (r, u, via)
-      && nf_op (r, root) == NF_OP_SQRT)
-    return nf_match_fail (m, "the sum of squares is multiplied by another "
-			     "sum under the sqrt (sqrt (a) * sqrt (b) "
-			     "merged, as -ffast-math does)");
-  if (u == NF_NO_VALUE || nf_op (r, u) != NF_OP_SQRT)
-    return nf_match_fail (m, "the sum of squares is not passed to sqrt");
-  nf_oplist_add (&l, u);
-  m->result = u;
-  if (!nf_match_array_input (r, m, "the squared value is computed in the "
-				   "loop, not read from an array (no kernel "
-				   "takes it)"))
-    return false;
-  return nf_match_accept (r, m, &l);
+  nf_oplist casts = { { 0 }, 0 };
+  nf_value a = nf_strip_widen (r, nf_op_operand (r, d, 0), &casts);
+  nf_value b = nf_strip_widen (r, nf_op_operand (r, d, 1), &casts);
+  if (nf_op (r, a) != NF_OP_LOAD || nf_op (r, b) != NF_OP_LOAD)
+    return nf_match_fail (m, "the squared difference is not of two arrays "
+			     "(no kernel takes x - c)");
+  if (!nf_type_equal (nf_value_type (r, a), nf_value_type (r, b))
+      || nf_access_stride (r, a) != nf_access_stride (r, b))
+    return nf_match_fail (m, "the two arrays of the squared difference are "
+			     "not read alike");
+  nf_value subs[2] = { d, d2 };
+  for (int k = 0; k < 2; k++)
+    {
+      if (nf_value_escapes (r, subs[k]))
+	return nf_match_fail (m, "the difference a - b is also used "
+				 "elsewhere");
+      for (nf_value u = subs[k] + 1; u < nf_region_n_values (r); u++)
+	for (int i = 0; i < nf_op_n_operands (r, u); i++)
+	  if (nf_op_operand (r, u, i) == subs[k] && !nf_oplist_has (l, u))
+	    return nf_match_fail (m, "the difference a - b is also used "
+				     "elsewhere");
+    }
+  for (int i = 0; i < casts.n; i++)
+    nf_oplist_add (l, casts.v[i]);
+  nf_oplist_add (l, d);
+  if (d2 != d)
+    {
+      nf_oplist_add (l, d2);
+      nf_strip_widen (r, nf_op_operand (r, d2, 0), l);
+      nf_strip_widen (r, nf_op_operand (r, d2, 1), l);
+    }
+  m->input = a;
+  m->input2 = b;
+  return true;
 }
 
 /* Step 2, mean: U, the user of the sum S (read as VIA), is S / n or
@@ -328,6 +359,20 @@ nf_match_eps (const nf_region *r, nf_value u, nf_value via, nf_match *m,
   return true;
 }
 
+/* Whether U, the user of the mean, is a root of it (no eps): rsqrt, a
+   power, or a sqrt whose value is not then added to (eps outside the
+   root is nf_match_eps's near miss).  */
+static bool
+nf_is_root_of_mean (const nf_region *r, nf_value u)
+{
+  if (nf_op (r, u) == NF_OP_RSQRT || nf_op (r, u) == NF_OP_POW)
+    return true;
+  if (nf_op (r, u) != NF_OP_SQRT)
+    return false;
+  nf_value v, w = nf_user_through_casts (r, u, NULL, &v);
+  return !(w != NF_NO_VALUE && nf_op (r, w) == NF_OP_ADD);
+}
+
 /* The kernels take eps as a float unless the data is double
    (nf_rmsnorm_f32/f16 (..., float eps)): an eps of a wider type (a double
    eps with float data and a double sum) must keep its value through that
@@ -339,6 +384,8 @@ nf_match_eps_fits (const nf_region *r, nf_match *m)
 {
   enum nf_elem data = nf_value_type (r, m->input).elem;
   enum nf_elem kt = data == NF_ELEM_F64 ? NF_ELEM_F64 : NF_ELEM_F32;
+  if (m->eps == NF_NO_VALUE)
+    return true;		/* eps = 0.  */
   enum nf_elem et = nf_value_type (r, m->eps).elem;
   if (et <= kt)
     return true;
@@ -402,6 +449,36 @@ nf_weight_like (const nf_region *r, nf_value w, nf_value x)
   return xt.rank == 2 && nf_type_equal (wt, row);
 }
 
+/* Step 3, Gemma's gain: whether the leaf F of the output's product is
+   1 + w[i] (through float casts), w a LOAD of another array than XBASE
+   and the sum used by the product alone; returns that LOAD (the sum and
+   its casts added to L), else NF_NO_VALUE.  */
+static nf_value
+nf_gain_plus_one (const nf_region *r, nf_value f, nf_value xbase,
+		  nf_oplist *l)
+{
+  nf_oplist ops = { { 0 }, 0 };
+  nf_value a = nf_strip_widen (r, f, &ops);
+  if (nf_op (r, a) != NF_OP_ADD || nf_value_escapes (r, a)
+      || nf_value_single_user (r, a) == NF_NO_VALUE)
+    return NF_NO_VALUE;
+  /* The 1 may be broadcast (a constant of the loop body).  */
+  int one = nf_is_const (r, nf_strip_casts (r, nf_op_operand (r, a, 0), NULL),
+			 1.0)
+	      ? 0
+	      : 1;
+  nf_value wv = nf_strip_widen (r, nf_op_operand (r, a, 1 - one), &ops);
+  if (!nf_is_const (r, nf_strip_casts (r, nf_op_operand (r, a, one), &ops),
+		    1.0)
+      || nf_op (r, wv) != NF_OP_LOAD || nf_access_base (r, wv) == xbase)
+    return NF_NO_VALUE;
+  nf_oplist_add (&ops, a);
+  for (int i = 0; i < ops.n; i++)
+    if (!nf_oplist_has (l, ops.v[i]))
+      nf_oplist_add (l, ops.v[i]);
+  return wv;
+}
+
 /* Step 3: from SCALE (the value k, or q in DIVIDE mode) up the chain of
    products to the output; check its leaves are x, k and at most one
    weight indexed like X.  */
@@ -446,7 +523,7 @@ nf_match_scaling (const nf_region *r, nf_value scale, bool divide,
   nf_oplist leaves = { { 0 }, 0 };
   nf_product_leaves (r, top, scale, divide, true, l, &leaves);
   int n_x = 0, n_scale = 0;
-  nf_value w = NF_NO_VALUE;
+  nf_value w = NF_NO_VALUE, wp;
   nf_value xbase = nf_op (r, x) == NF_OP_LOAD ? nf_access_base (r, x)
 					       : NF_NO_VALUE;
   for (int i = 0; i < leaves.n; i++)
@@ -476,6 +553,14 @@ nf_match_scaling (const nf_region *r, nf_value scale, bool divide,
 				     : "the weight is not indexed like x");
 	  w = f;
 	}
+      else if (w == NF_NO_VALUE
+	       && (wp = nf_gain_plus_one (r, f, xbase, l)) != NF_NO_VALUE)
+	{
+	  if (!nf_weight_like (r, wp, x))
+	    return nf_match_fail (m, "the weight is not indexed like x");
+	  w = wp;
+	  m->gain_plus_one = true;
+	}
       else
 	return nf_match_fail (m, "a factor other than x, the scale and one "
 				 "weight multiplies the output");
@@ -489,43 +574,132 @@ nf_match_scaling (const nf_region *r, nf_value scale, bool divide,
   return true;
 }
 
+/* MulRedSqrt, last: whether the norm M->result is floored and divided
+   into x, y = x / fmax (norm, eps) (or x * (1 / fmax (..))) stored, eps
+   a loop-invariant scalar: PyTorch's F.normalize.  On true M stands for
+   the stored quotient (M->normalize, M->eps, M->result) and L holds its
+   ops; on false M and L are as they were (the norm alone is fused).  */
+static bool
+nf_match_normalize (const nf_region *r, nf_match *m, nf_oplist *l)
+{
+  nf_match saved = *m;
+  nf_oplist l2 = *l;
+  nf_value via, u = nf_user_through_casts (r, m->result, &l2, &via);
+  if (u == NF_NO_VALUE || nf_op (r, u) != NF_OP_MAX)
+    return false;
+  nf_value e = nf_strip_widen (r, nf_other_operand (r, u, via), &l2);
+  if (!nf_is_invariant_scalar (r, e)
+      || (nf_op (r, e) == NF_OP_CONST
+	  && !(isfinite (nf_const_value (r, e)) && nf_const_value (r, e) >= 0)))
+    return false;
+  nf_oplist_add (&l2, u);
+  nf_value scale = u, qvia;
+  nf_oplist casts = { { 0 }, 0 };
+  nf_value k = nf_user_through_casts (r, u, &casts, &qvia);
+  bool divide = !(k != NF_NO_VALUE && nf_op (r, k) == NF_OP_DIV
+		  && nf_is_const (r, nf_op_operand (r, k, 0), 1.0)
+		  && nf_op_operand (r, k, 1) == qvia);
+  if (!divide)
+    {
+      for (int i = 0; i < casts.n; i++)
+	nf_oplist_add (&l2, casts.v[i]);
+      scale = k;		/* 1 / fmax (..).  */
+      nf_oplist_add (&l2, k);
+    }
+  m->eps = e;
+  if (!nf_match_scaling (r, scale, divide, m->input, m, &l2)
+      || m->weight != NF_NO_VALUE || m->gain_plus_one
+      || !nf_match_eps_fits (r, m))
+    {
+      *m = saved;
+      return false;
+    }
+  m->normalize = true;
+  m->reason = NULL;
+  *l = l2;
+  return true;
+}
+
 bool
-nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m)
+nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m)
 {
   nf_oplist l = { { 0 }, 0 };
-  nf_value x, via;
+  nf_value x, x2, via;
 
-  nf_match_init (m, NF_KIND_RMSNORM, anchor);
-  if (!nf_match_sumsq (r, anchor, m, &l, &x))
+  nf_match_init (m, NF_KIND_MULREDSQRT, anchor);
+  if (!nf_match_sumsq (r, anchor, m, &l, &x, &x2))
     return false;
-  nf_type xt = nf_value_type (r, x);
-  nf_dim d = xt.dims[xt.rank - 1];
-  if (m->reduce_dims != 1u << (xt.rank - 1))
-    return nf_match_fail (m, "the reduction is not over the last dimension");
-
-  /* Mean.  */
-  nf_value u = nf_user_through_casts (r, anchor, &l, &via);
-  if (u == NF_NO_VALUE)
+  if (nf_value_escapes (r, anchor) || nf_value_n_uses (r, anchor) > 1)
     return nf_match_fail (m, "the sum of squares is also used elsewhere");
-  if (nf_op (r, u) == NF_OP_SQRT)
-    return false;		/* MulRedSqrt, not RMSNorm.  */
-  if (!nf_match_mean (r, u, via, d, m, &l))
+  nf_value u = nf_user_through_casts (r, anchor, &l, &via);
+  nf_value via2, root = u == NF_NO_VALUE ? NF_NO_VALUE
+			: nf_user_through_casts (r, u, NULL, &via2);
+  if (root != NF_NO_VALUE && nf_is_product_of_sums (r, u, via)
+      && nf_op (r, root) == NF_OP_SQRT)
+    return nf_match_fail (m, "the sum of squares is multiplied by another "
+			     "sum under the sqrt (sqrt (a) * sqrt (b) "
+			     "merged, as -ffast-math does)");
+  /* An RMS: the mean under the root.  */
+  if (u != NF_NO_VALUE
+      && (nf_op (r, u) == NF_OP_DIV || nf_op (r, u) == NF_OP_MUL))
+    {
+      nf_type xt = nf_value_type (r, x);
+      if (!nf_match_mean (r, u, via, xt.dims[xt.rank - 1], m, &l))
+	return m->reason ? false
+			 : nf_match_fail (m, "the sum of squares is not "
+					     "passed to sqrt");
+      m->mean = true;
+      u = nf_user_through_casts (r, u, &l, &via);
+      if (u == NF_NO_VALUE)
+	return nf_match_fail (m, "the mean is also used elsewhere");
+    }
+  if (u == NF_NO_VALUE || nf_op (r, u) != NF_OP_SQRT)
+    return nf_match_fail (m, m->mean ? "the mean of the squares is not "
+				       "passed to sqrt"
+				     : "the sum of squares is not passed to "
+				       "sqrt");
+  nf_oplist_add (&l, u);
+  m->result = u;
+  if (nf_op (r, x) != NF_OP_LOAD
+      && !nf_match_difference (r, x, x2, m, &l))
+    return m->reason ? false
+		     : nf_match_fail (m, "the squared value is computed in "
+					 "the loop, not read from an array "
+					 "(no kernel takes it)");
+  if (nf_op (r, x) == NF_OP_LOAD && !m->mean)
+    nf_match_normalize (r, m, &l);
+  return nf_match_accept (r, m, &l);
+}
+
+/* Step 2 of RMSNorm: from U, the user of the sum (read as VIA), the
+   mean over D, + eps (or none) and the root, to the scale: *SCALE is
+   the value multiplied into x (1 / sqrt, rsqrt, pow (.., -0.5)) or, with
+   *DIVIDE, the sqrt divided into it; its ops added to L.  */
+static bool
+nf_match_scale (const nf_region *r, nf_value u, nf_value via, nf_dim d,
+		nf_match *m, nf_oplist *l, nf_value *scale, bool *divide)
+{
+  if (!nf_match_mean (r, u, via, d, m, l))
     return false;
 
-  /* + eps.  */
-  u = nf_user_through_casts (r, u, &l, &via);
+  /* + eps, or the root of the mean itself: eps = 0, which the kernels
+     take as the loop's scale (r = 1 / sqrt (mean + 0)).  */
+  u = nf_user_through_casts (r, u, l, &via);
   if (u == NF_NO_VALUE)
     return nf_match_fail (m, "the mean is also used elsewhere");
-  if (!nf_match_eps (r, u, via, m, &l))
-    return false;
+  if (!nf_is_root_of_mean (r, u))
+    {
+      if (!nf_match_eps (r, u, via, m, l))
+	return false;
+      nf_value sum = u;
+      u = nf_user_through_casts (r, sum, l, &via);
+      if (u == NF_NO_VALUE)
+	return nf_match_fail (m, "mean + eps is also used elsewhere");
+    }
 
   /* The scale.  */
-  nf_value sum = u;
-  u = nf_user_through_casts (r, sum, &l, &via);
-  if (u == NF_NO_VALUE)
-    return nf_match_fail (m, "mean + eps is also used elsewhere");
-  nf_value scale = u;
-  bool divide = false;
+  *scale = u;
+  *divide = false;
   switch (nf_op (r, u))
     {
     case NF_OP_RSQRT:
@@ -540,23 +714,72 @@ nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m)
       {
 	nf_value qvia, k;
 	nf_oplist casts = { { 0 }, 0 };
-	nf_oplist_add (&l, u);
+	nf_oplist_add (l, u);
 	k = nf_user_through_casts (r, u, &casts, &qvia);
 	if (k != NF_NO_VALUE && nf_op (r, k) == NF_OP_DIV
 	    && nf_is_const (r, nf_op_operand (r, k, 0), 1.0)
 	    && nf_op_operand (r, k, 1) == qvia)
 	  {
 	    for (int i = 0; i < casts.n; i++)
-	      nf_oplist_add (&l, casts.v[i]);
-	    scale = k;		/* 1 / sqrt (a).  */
+	      nf_oplist_add (l, casts.v[i]);
+	    *scale = k;		/* 1 / sqrt (a).  */
 	  }
 	else
-	  divide = true;	/* x / sqrt (a) in the scaling.  */
+	  *divide = true;	/* x / sqrt (a) in the scaling.  */
 	break;
       }
     default:
       return nf_match_fail (m, "mean + eps is not passed to sqrt");
     }
+  return true;
+}
+
+/* Step 2 of RMSNorm without eps, as -ffast-math writes x / sqrt (s / n):
+   whether U, the user of the sum (read as VIA), is n / s whose root is
+   taken, sqrt (n / s), the scale *SCALE (its ops added to L).  */
+static bool
+nf_match_inverse_mean (const nf_region *r, nf_value u, nf_value via,
+		       nf_dim d, nf_oplist *l, nf_value *scale)
+{
+  nf_oplist ops = { { 0 }, 0 };
+  if (nf_op (r, u) != NF_OP_DIV || nf_op_operand (r, u, 1) != via
+      || !nf_is_trip_count (r, nf_op_operand (r, u, 0), d, &ops))
+    return false;
+  nf_value qvia, k = nf_user_through_casts (r, u, &ops, &qvia);
+  if (k == NF_NO_VALUE || nf_op (r, k) != NF_OP_SQRT)
+    return false;
+  for (int i = 0; i < ops.n; i++)
+    nf_oplist_add (l, ops.v[i]);
+  nf_oplist_add (l, u);
+  *scale = k;
+  return true;
+}
+
+bool
+nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m)
+{
+  nf_oplist l = { { 0 }, 0 };
+  nf_value x, via;
+
+  nf_match_init (m, NF_KIND_RMSNORM, anchor);
+  if (!nf_match_sumsq (r, anchor, m, &l, &x, NULL))
+    return false;
+  nf_type xt = nf_value_type (r, x);
+  nf_dim d = xt.dims[xt.rank - 1];
+  if (m->reduce_dims != 1u << (xt.rank - 1))
+    return nf_match_fail (m, "the reduction is not over the last dimension");
+
+  /* Mean.  */
+  nf_value u = nf_user_through_casts (r, anchor, &l, &via);
+  if (u == NF_NO_VALUE)
+    return nf_match_fail (m, "the sum of squares is also used elsewhere");
+  if (nf_op (r, u) == NF_OP_SQRT)
+    return false;		/* MulRedSqrt, not RMSNorm.  */
+  nf_value scale = NF_NO_VALUE;
+  bool divide = false;
+  if (!nf_match_inverse_mean (r, u, via, d, &l, &scale)
+      && !nf_match_scale (r, u, via, d, m, &l, &scale, &divide))
+    return false;
   nf_oplist_add (&l, scale);
   if (!nf_match_scaling (r, scale, divide, x, m, &l))
     return false;
@@ -599,7 +822,7 @@ nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
   nf_oplist l = { { 0 }, 0 };
   nf_value x;
   nf_match_init (m, NF_KIND_MULREDSQRT, anchor);
-  if (!nf_match_sumsq (r, anchor, m, &l, &x))
+  if (!nf_match_sumsq (r, anchor, m, &l, &x, NULL))
     {
       if (!want_m && !want_r)
 	m->reason = NULL;
@@ -609,14 +832,35 @@ nf_match_norm (const nf_region *r, nf_value anchor, unsigned kinds,
     }
 
   if (want_m && nf_match_mulredsqrt (r, anchor, m))
-    return true;
+    {
+      /* The RMS of an RMSNorm without eps: the whole RMSNorm, if it is
+	 one, is the better call.  */
+      nf_match rm;
+      if (!m->mean || !want_r || !nf_match_rmsnorm (r, anchor, &rm))
+	return true;
+      nf_match_release (m);
+      *m = rm;
+      return true;
+    }
   const char *why_m = want_m ? m->reason : NULL;
   if (want_r && nf_match_rmsnorm (r, anchor, m))
     return true;
   const char *why_r = want_r ? m->reason : NULL;
   /* RMSNorm's reason once its matcher got past the core, unless it has
-     none (the sum goes straight to sqrt: MulRedSqrt's).  */
-  nf_match_init (m, why_r ? NF_KIND_RMSNORM : NF_KIND_MULREDSQRT, anchor);
-  m->reason = why_r ? why_r : why_m;
+     none (the sum goes straight to sqrt: MulRedSqrt's) or both stopped
+     at the mean they share and its root follows it (a sample deviation
+     sqrt (s / (n - 1)): MulRedSqrt's).  */
+  bool root_of_mean = false;
+  if (why_m && why_r && strcmp (why_m, why_r) == 0)
+    {
+      nf_value via, u = nf_user_through_casts (r, anchor, NULL, &via);
+      nf_value v = u == NF_NO_VALUE ? u : nf_user_through_casts (r, u, NULL,
+								  &via);
+      root_of_mean = v != NF_NO_VALUE && nf_op (r, v) == NF_OP_SQRT
+		     && nf_is_root_of_mean (r, v);
+    }
+  bool rms = why_r && !root_of_mean;
+  nf_match_init (m, rms ? NF_KIND_RMSNORM : NF_KIND_MULREDSQRT, anchor);
+  m->reason = rms ? why_r : why_m ? why_m : why_r;
   return false;
 }

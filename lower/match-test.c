@@ -193,12 +193,17 @@ check_rms (const struct rms_opts *o, const char *reason, int line)
 		 m.reason ? m.reason : "(none)");
       CHECK (!ok && m.reason && strcmp (m.reason, reason) == 0);
       CHECK (m.cluster == NULL);
-      /* Both norm matchers: the sum goes on to a mean, so RMSNorm's.  */
+      /* Both norm matchers: the sum goes on to a mean, so RMSNorm's;
+	 but 1 / (sqrt (mean) + eps) has an RMS under it, fused alone.  */
       nf_match mn;
-      CHECK (!nf_match_norm (g.r, g.anchor,
-			     NF_KIND_RMSNORM | NF_KIND_MULREDSQRT, &mn));
-      CHECK (mn.kind == NF_KIND_RMSNORM && mn.reason
-	     && strcmp (mn.reason, reason) == 0);
+      bool okn = nf_match_norm (g.r, g.anchor,
+				NF_KIND_RMSNORM | NF_KIND_MULREDSQRT, &mn);
+      if (strcmp (reason, "eps is added outside the sqrt") == 0)
+	CHECK (okn && mn.kind == NF_KIND_MULREDSQRT && mn.mean);
+      else
+	CHECK (!okn && mn.kind == NF_KIND_RMSNORM && mn.reason
+	       && strcmp (mn.reason, reason) == 0);
+      nf_match_release (&mn);
     }
   nf_match_release (&m);
   nf_region_free (g.r);
@@ -234,7 +239,8 @@ test_rmsnorm (void)
   /* sqrt (mean + eps[i]) is a root of elements, not of the sum: as a
      quantizer's sqrtf (sigma2 + x[j] * x[j]), no candidate.  */
   RMS (no_candidate, .weight = 0, .eps_kind = 6);
-  RMS ("there is no + eps under the sqrt", .weight = 1, .eps_kind = 4);
+  /* No eps: the kernel's eps = 0 gives the loop's scale.  */
+  RMS (NULL, .weight = 1, .eps_kind = 4);
   RMS ("eps is added outside the sqrt", .weight = 1, .eps_kind = 5);
   RMS ("mean + eps is raised to a power other than -0.5", .weight = 1,
        .scale_form = 4);
@@ -321,11 +327,9 @@ test_mulredsqrt (void)
 	  CHECK (ok && nf_cluster_contains (m.cluster, xd));
 	  CHECK (ok && nf_cluster_n_live_outs (m.cluster) == 1);
 	  break;
-	case 2:
-	  CHECK (!ok && m.reason
-		 && strcmp (m.reason, "the sum of squares is not passed to "
-				      "sqrt")
-		      == 0);
+	case 2:			/* An RMS.  */
+	  CHECK (ok && m.mean && m.result == root && m.input == x);
+	  CHECK (ok && m.input2 == NF_NO_VALUE);
 	  break;
 	case 3:
 	  CHECK (!ok && m.reason
@@ -342,12 +346,10 @@ test_mulredsqrt (void)
 	case 5:			/* s / n returned: no norm, no candidate.  */
 	  CHECK (!ok && m.reason == NULL);
 	  break;
-	case 6:
-	  CHECK (!ok && m.reason
-		 && strcmp (m.reason, "the squared value is computed in the "
-				      "loop, not read from an array (no "
-				      "kernel takes it)")
-		      == 0);
+	case 6:			/* A distance.  */
+	  CHECK (ok && !m.mean && m.input == x && m.result == root);
+	  CHECK (ok && nf_op (r, m.input2) == NF_OP_LOAD
+		 && nf_cluster_contains (m.cluster, nf_op_operand (r, xd, 0)));
 	  break;
 	case 8:			/* sqrt (na * nb): a fast-math cosine.  */
 	  {

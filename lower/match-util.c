@@ -138,7 +138,7 @@ nf_match_init (nf_match *m, enum nf_kind kind, nf_value anchor)
   memset (m, 0, sizeof *m);
   m->kind = kind;
   m->anchor = anchor;
-  m->input = m->weight = m->eps = m->result = NF_NO_VALUE;
+  m->input = m->input2 = m->weight = m->eps = m->result = NF_NO_VALUE;
 }
 
 bool

@@ -25,6 +25,9 @@ typedef struct nf_match
   nf_value anchor;		/* The reduce, or the exp/log op.  */
   nf_value input;		/* x: what is squared/normalised, or the
 				   argument of expm1/log1p.  */
+  nf_value input2;		/* MulRedSqrt of a difference a - b (a
+				   distance): b, with a the input; else
+				   NF_NO_VALUE.  */
   nf_value weight;		/* RMSNorm gain w, or NF_NO_VALUE.  */
   nf_value eps;			/* RMSNorm eps, or NF_NO_VALUE.  */
   nf_value result;		/* What the fused op computes: y, the norm,
@@ -35,6 +38,14 @@ typedef struct nf_match
 				   a square, y + c), so expm1 (x) and
 				   log1p (x) give the original's zeros:
 				   no + 0.0 is needed to keep +0.  */
+  bool mean;			/* MulRedSqrt: the root of the mean,
+				   sqrt (sum / n) (an RMS, an RMSE).  */
+  bool gain_plus_one;		/* RMSNorm: the gain is 1 + w[i] (Gemma's),
+				   w the weight.  */
+  bool normalize;		/* MulRedSqrt: x / fmax (sqrt (sum), eps)
+				   is stored (an L2 normalisation with a
+				   floor, eps the floor), the result the
+				   stored quotient.  */
   bool plus_zero;		/* Elementwise map: the loop stores
 				   expm1 (x) + 0.0 (the scalar rewrite's
 				   +0 for x = -0), so the call is to the
@@ -46,11 +57,16 @@ typedef struct nf_match
    says why when ANCHOR looked like a candidate, and is NULL when ANCHOR
    has nothing to do with the idiom.  */
 
-/* sqrt (reduce_add (x * x, 0)): anchored on the REDUCE.  */
+/* sqrt (reduce_add (x * x, 0)): anchored on the REDUCE.  x may be the
+   difference a - b of two arrays (M->input2 is b: a distance), the sum
+   divided by the trip count under the root (M->mean: an RMS, an RMSE),
+   and the norm floored and divided into x, x / fmax (sqrt (sum), eps)
+   stored (M->normalize: PyTorch's F.normalize).  */
 bool nf_match_mulredsqrt (const nf_region *r, nf_value anchor, nf_match *m);
 
-/* x * (1 / sqrt (reduce_add (x * x, 0) / n + eps)) * w and its variants:
-   anchored on the REDUCE.  */
+/* x * (1 / sqrt (reduce_add (x * x, 0) / n + eps)) * w and its variants,
+   the gain w or 1 + w (M->gain_plus_one: Gemma's): anchored on the
+   REDUCE.  */
 bool nf_match_rmsnorm (const nf_region *r, nf_value anchor, nf_match *m);
 
 /* The two above on one sum, among KINDS (a mask of enum nf_kind):

@@ -83,5 +83,11 @@
 #define NF_WHY_OTHER_SUM                                                       \
   "the loop computes another sum too (no kernel computes several)"
 #define NF_WHY_TOO_SHORT "the loop runs too few times for a call to pay"
+/* -ffast-math with AVX: GCC's loop is faster than the kernels that sum
+   in double (bench/kernels R M issue19 at -O3 -ffast-math -march=native:
+   0.4x to 1x).  */
+#define NF_WHY_WIDE_VECTORS                                                    \
+  "the compiler vectorizes this reassociable loop itself with wide vectors "  \
+  "(-ffast-math), faster than the kernel"
 
 #endif /* NF_REASONS_H */

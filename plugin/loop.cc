@@ -352,7 +352,8 @@ nf_loop_check_1 (struct nf_lregion *g, const nf_match *m,
   }
 
   /* The call lower/ plans, its arguments at the region's entry.  */
-  nf_call_flags flags = { nf_fast_math_p (), flag_associative_math != 0 };
+  nf_call_flags flags = { nf_fast_math_p (), flag_associative_math != 0,
+			  nf_wide_vector_math_p () };
   nf_call *p = &c->plan;
   if (const char *why = nf_call_plan (r, m, &flags, p))
     return why;
@@ -670,7 +671,7 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
     }
   char outname[64];
   const char *outs[1] = { outname };
-  if (m->kind != NF_KIND_MULREDSQRT)
+  if (m->kind != NF_KIND_MULREDSQRT || m->normalize)
     snprintf (outname, sizeof outname, "%s", names[0]);
   else
     nf_value_name (c->outs[0], outname, sizeof outname);

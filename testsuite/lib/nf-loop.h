@@ -76,6 +76,30 @@ NF_LOOP_WRAP (nf_sumsq_f64, long double, (const double *x, size_t n), (x, n),
 	      return)
 NF_LOOP_WRAP (nf_nrm2_f16, float, (const _Float16 *x, size_t n), (x, n),
 	      return)
+NF_LOOP_WRAP (nf_dist_f32, float,
+	      (const float *a, const float *b, size_t n), (a, b, n), return)
+NF_LOOP_WRAP (nf_dist_d_f32, double,
+	      (const float *a, const float *b, size_t n), (a, b, n), return)
+NF_LOOP_WRAP (nf_dist_f64, double,
+	      (const double *a, const double *b, size_t n), (a, b, n), return)
+NF_LOOP_WRAP (nf_rms_f32, float,
+	      (const float *a, const float *b, size_t n), (a, b, n), return)
+NF_LOOP_WRAP (nf_rms_d_f32, double,
+	      (const float *a, const float *b, size_t n), (a, b, n), return)
+NF_LOOP_WRAP (nf_rms_f64, double,
+	      (const double *a, const double *b, size_t n), (a, b, n), return)
+NF_LOOP_WRAP (nf_l2normalize_f32, void,
+	      (float *y, const float *x, size_t n, float eps), (y, x, n, eps), )
+NF_LOOP_WRAP (nf_l2normalize_f64, void,
+	      (double *y, const double *x, size_t n, double eps),
+	      (y, x, n, eps), )
+NF_LOOP_WRAP (nf_rmsnorm1p_f32, void,
+	      (float *y, const float *x, const float *w, size_t n, float eps),
+	      (y, x, w, n, eps), )
+NF_LOOP_WRAP (nf_rmsnorm1p_f64, void,
+	      (double *y, const double *x, const double *w, size_t n,
+	       double eps),
+	      (y, x, w, n, eps), )
 NF_LOOP_WRAP (nf_matvec_f32, void,
 	      (float *y, const float *w, const float *x, size_t d, size_t n),
 	      (y, w, x, d, n), )
@@ -328,5 +352,51 @@ NF_LOOP_DEFINE_SOFTMAX (f64, double, NF_ULPS_D, 1e-12L)
 NF_LOOP_DEFINE_NRM2 (f32, float, float, sqrtf, NF_ULPS_F, 1e-5L)
 NF_LOOP_DEFINE_NRM2 (f64, double, double, sqrt, NF_ULPS_D, 1e-12L)
 NF_LOOP_DEFINE_NRM2 (f16, _Float16, float, sqrtf, NF_ULPS_F, 1e-5L)
+
+/* nf_loop_check_dist_SFX (GOT, A, B, N, MEAN, FUSED): GOT is the
+   distance sqrt (sum ((A - B)^2)) of T data (B NULL: the norm of A), or
+   with MEAN its RMS sqrt (sum / N), checked as the norms above against
+   the plain loop that takes the differences and sums in R (the type of
+   the result: for float data summed in double, the loop with exact
+   differences, the most accurate of its forms).  */
+#define NF_LOOP_DEFINE_DIST(SFX, T, R, SQRT, ULPS, LOOSE)                     \
+  __attribute__ ((noipa, optimize ("O0"))) static R                           \
+  nf_loop_plain_dist_##SFX (const T *a, const T *b, size_t n, int mean)       \
+  {                                                                           \
+    R s = 0;                                                                  \
+    for (size_t i = 0; i < n; i++)                                            \
+      {                                                                       \
+	R d = (R) a[i] - (b ? (R) b[i] : 0);                                  \
+	s += d * d;                                                           \
+      }                                                                       \
+    return SQRT (mean ? s / n : s);                                           \
+  }                                                                           \
+                                                                              \
+  __attribute__ ((noipa, optimize ("O0"))) static void                        \
+  nf_loop_check_dist_##SFX (R got, const T *a, const T *b, size_t n,          \
+			    int mean, int fused)                              \
+  {                                                                           \
+    long double ss = 0;                                                       \
+    if (mean && n == 0 && __FINITE_MATH_ONLY__)                               \
+      return; /* 0 / 0: no NaN to compare under -ffinite-math-only.  */     \
+    for (size_t i = 0; i < n; i++)                                            \
+      {                                                                       \
+	long double d = (long double) a[i] - (b ? b[i] : 0);                  \
+	ss += d * d;                                                          \
+      }                                                                       \
+    long double r = sqrtl (mean ? ss / n : ss);                               \
+    R o = nf_loop_plain_dist_##SFX (a, b, n, mean);                           \
+    long double eg = ULPS (got, r), eo = ULPS (o, r);                         \
+    CHECK (NF_PLUGIN || !fused);                                              \
+    nf_loop_elem (fused ? (isnan (got) && isnan (r))                          \
+			    || (eg <= 2 && (eg <= eo || eg <= NF_LOOP_CR))    \
+			: (isnan (got) && isnan (r))                          \
+			    || fabsl (got - r) <= (LOOSE) * r,                \
+		  "dist_" #SFX, n, 0, fused, got, o, r, eg, eo);              \
+  }
+
+NF_LOOP_DEFINE_DIST (f32, float, float, sqrtf, NF_ULPS_F, 5e-4L)
+NF_LOOP_DEFINE_DIST (f32d, float, double, sqrt, NF_ULPS_D, 1e-6L)
+NF_LOOP_DEFINE_DIST (f64, double, double, sqrt, NF_ULPS_D, 1e-12L)
 
 #endif /* NF_LOOP_H */
