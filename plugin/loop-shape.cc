@@ -342,6 +342,13 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt, int64_t *off)
     return nf_lr_fail (g, NF_WHY_NOT_AFFINE);
   tree type = TREE_TYPE (ref);
   tree esz = TYPE_SIZE_UNIT (type);
+  /* A step known only at run time (GSL's v->data[i * v->stride], BLAS's
+     x[i * incx]) is assumed to be the element size, which the guard
+     tests: the call for the unit stride, the loop for any other.  */
+  if (tree_fits_shwi_p (esz) && !tree_fits_shwi_p (drb.step)
+      && expr_invariant_in_loop_p (g->loops[k].loop, drb.step)
+      && nf_lr_assume (g, drb.step, esz))
+    drb.step = esz;
   if (!tree_fits_shwi_p (esz) || !tree_fits_shwi_p (drb.step)
       || tree_to_shwi (drb.step) != tree_to_shwi (esz)
       || !tree_fits_shwi_p (drb.init)
