@@ -232,7 +232,7 @@ nf_call_plan_rmsnorm (const nf_region *r, const nf_match *m, nf_call *c)
     return "the arrays have different element types";
   if (rows && m->weight != NF_NO_VALUE
       && nf_value_type (r, m->weight).rank != 1)
-    return "the weight is indexed by the row";
+    return NF_WHY_ROWS_WEIGHT;
   nf_call_take (c, k);
   nf_call_arg_add (c, NF_ROLE_Y, store, elem, "y");
   nf_call_arg_add (c, NF_ROLE_X, m->input, elem, "x");
