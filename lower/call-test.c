@@ -10,6 +10,7 @@
    nf_call_plan and nf_call_result_live give.  */
 
 #include "call.h"
+#include "rows.h"
 #include "neuronfuse.h"
 #include "nf-check.h"
 
@@ -221,6 +222,61 @@ test_rmsnorm (void)
   check_rmsnorm (NF_ELEM_F16, NF_ELEM_F16, false, "nf_rmsnorm_f16");
 }
 
+/* Rows of ELEM summed in ACCUM, with a weight or without, as a front
+   end's row loop becomes (rows.h): the rows kernel CALLEE with Y, X, W,
+   ROWS, N, EPS; y against x in place or disjoint, against the one
+   weight row disjoint.  */
+static void
+check_rmsnorm_rows (enum nf_elem elem, enum nf_elem accum, bool weight,
+		    const char *callee)
+{
+  struct nf_rmsnorm_rows_facts f;
+  memset (&f, 0, sizeof f);
+  f.function = "rows";
+  f.elem = elem;
+  f.accum = accum;
+  f.eps_elem = elem == NF_ELEM_F64 ? NF_ELEM_F64 : NF_ELEM_F32;
+  f.weight = weight;
+  f.eps_const = true;
+  f.eps_value = 1.0 / 1024;
+  nf_match m;
+  const char *why;
+  nf_region *r = nf_rmsnorm_rows_region (&f, &m, &why);
+  if (!r)
+    fprintf (stderr, "rows %d: %s\n", elem, why);
+  CHECK (r != NULL);
+  CHECK (nf_value_type (r, m.input).rank == 2);
+  nf_call_flags fl = { false, false };
+  nf_call c;
+  CHECK (nf_call_plan (r, &m, &fl, &c) == NULL);
+  CHECK (strcmp (c.callee, callee) == 0);
+  static const enum nf_role roles[6]
+    = { NF_ROLE_Y, NF_ROLE_X, NF_ROLE_W, NF_ROLE_ROWS, NF_ROLE_N,
+	NF_ROLE_EPS };
+  CHECK (c.nargs == 6);
+  for (int i = 0; i < 6; i++)
+    CHECK (c.args[i].role == roles[i]);
+  CHECK (c.args[0].value == c.store && c.args[1].value == m.input
+	 && c.args[2].value == m.weight && !c.disjoint);
+  CHECK (c.n_overlaps == (weight ? 2 : 1) && c.overlaps[0].load == m.input
+	 && !c.overlaps[0].disjoint);
+  if (weight)
+    CHECK (c.overlaps[1].load == m.weight && c.overlaps[1].disjoint);
+  CHECK (nf_call_region_covers (r, &m) == NULL);
+  CHECK (nf_call_result_live (&c, false) == NULL);
+  nf_match_release (&m);
+  nf_region_free (r);
+}
+
+static void
+test_rmsnorm_rows (void)
+{
+  check_rmsnorm_rows (NF_ELEM_F32, NF_ELEM_F32, true, "nf_rmsnorm_rows_f32");
+  check_rmsnorm_rows (NF_ELEM_F32, NF_ELEM_F64, true, "nf_rmsnorm_rows_f32");
+  check_rmsnorm_rows (NF_ELEM_F64, NF_ELEM_F64, false, "nf_rmsnorm_rows_f64");
+  check_rmsnorm_rows (NF_ELEM_F16, NF_ELEM_F32, true, "nf_rmsnorm_rows_f16");
+}
+
 /* y[i] = expm1 (x[i]) * alpha: nf_elementwise with one scalar.  */
 static void
 test_elementwise (void)
@@ -263,6 +319,7 @@ main (void)
   test_nrm2 ();
   test_map ();
   test_rmsnorm ();
+  test_rmsnorm_rows ();
   test_elementwise ();
   CHECK (!nf_callee_known ("nf_rmsnorm_f80"));
   NF_DONE ();

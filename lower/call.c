@@ -7,6 +7,10 @@
      MulRedSqrt     sqrt (sum (x[i]^2))     X, N;     a value
      RMSNorm        y = x * r * w           Y, X, W, N, EPS;  y against
 						every range read
+     RMSNorm rows   the same per row (rank 2)  Y, X, W, ROWS, N, EPS;
+						y (ROWS * N) against x, the
+						same or disjoint; against w
+						(N) disjoint
      Elementwise    y[i] = prog (x0, x1)    Y, X0, X1, N, PROG, S0..S3;
 						y against each input
      Dot (rank 2)   y[i] = sum_j w[i][j] x[j]  Y, W, X, ROWS, N; y
@@ -263,7 +267,11 @@ nf_call_plan_nrm2 (const nf_region *r, const nf_match *m,
 }
 
 /* RMSNorm: y, x and w of one element type; y against every range the
-   region reads.  */
+   region reads.  Rank 2 (rows of x reduced over the last dimension, one
+   weight row for all, as a row loop around the idiom): the rows kernel,
+   which also takes ROWS; y over its ROWS * N elements is x exactly (in
+   place, row by row) or disjoint from it, and disjoint from the N of w
+   (a weight inside y would change under the rows after it).  */
 static const char *
 nf_call_plan_rmsnorm (const nf_region *r, const nf_match *m,
 		      const nf_call_flags *f, nf_call *c)
@@ -271,32 +279,49 @@ nf_call_plan_rmsnorm (const nf_region *r, const nf_match *m,
   if (m->gain_plus_one && f->wide_vector_math)
     return NF_WHY_WIDE_VECTORS;
   enum nf_elem elem = nf_value_type (r, m->input).elem;
+  int rank = nf_value_type (r, m->input).rank;
+  bool rows = rank == 2;
   const struct nf_callee *k
     = nf_callee_find (NF_KIND_RMSNORM, elem, m->accum,
-		      m->gain_plus_one ? NF_VARIANT_GAIN1P : NF_VARIANT_PLAIN);
+		      m->gain_plus_one ? NF_VARIANT_GAIN1P
+		      : rows		? NF_VARIANT_ROWS
+					: NF_VARIANT_PLAIN);
+  if (m->gain_plus_one && rows)
+    return "no fused RMSNorm of rows with the gain 1 + w";
   if (!k)
     return m->gain_plus_one ? "no fused RMSNorm with the gain 1 + w for "
 			      "this element type"
-			    : "no fused RMSNorm for this element type";
+	   : rows ? "no fused RMSNorm of rows for this element type"
+		  : "no fused RMSNorm for this element type";
   nf_value store = c->store;
   if (store == NF_NO_VALUE
-      || nf_value_type (r, nf_op_operand (r, store, 0)).rank != 1)
+      || nf_value_type (r, nf_op_operand (r, store, 0)).rank != rank)
     return "the normalised values are not stored";
   nf_value stored = nf_op_operand (r, store, 0);
   if (nf_value_type (r, stored).elem != elem
       || (m->weight != NF_NO_VALUE
 	  && nf_value_type (r, m->weight).elem != elem))
     return "the arrays have different element types";
+  if (rows && m->weight != NF_NO_VALUE
+      && nf_value_type (r, m->weight).rank != 1)
+    return NF_WHY_ROWS_WEIGHT;
   nf_call_take (c, k);
   nf_call_arg_add (c, NF_ROLE_Y, store, elem, "y");
   nf_call_arg_add (c, NF_ROLE_X, m->input, elem, "x");
   nf_call_arg_add (c, NF_ROLE_W, m->weight, elem, "w");
+  if (rows)
+    nf_call_arg_add (c, NF_ROLE_ROWS, NF_NO_VALUE, NF_ELEM_I64, "rows");
   nf_call_arg_add (c, NF_ROLE_N, NF_NO_VALUE, NF_ELEM_I64, "n");
   nf_call_arg_add (c, NF_ROLE_EPS, m->eps,
 		   elem == NF_ELEM_F64 ? NF_ELEM_F64 : NF_ELEM_F32, "eps");
   for (nf_value ld = 0; ld < nf_region_n_values (r); ld++)
-    if (nf_op (r, ld) == NF_OP_LOAD && !nf_call_overlap_add (c, ld))
-      return NF_WHY_ARRAYS;
+    if (nf_op (r, ld) == NF_OP_LOAD)
+      {
+	if (!nf_call_overlap_add (c, ld))
+	  return NF_WHY_ARRAYS;
+	c->overlaps[c->n_overlaps - 1].disjoint
+	  = rows && nf_value_type (r, ld).rank != rank;
+      }
   c->overlap_reason = "the output partially overlaps an input";
   return NULL;
 }

@@ -76,12 +76,15 @@ extern "C"
   };
 
   /* The stored range of STORE and the range LOAD reads must be the same
-     elements or disjoint (only disjoint when the call's DISJOINT is
-     set), each over the elements its type spans (N for a vector of the
-     loop, ROWS * N for a matrix).  */
+     elements or disjoint (only disjoint when the call's or the pair's
+     DISJOINT is set), each over the elements its type spans (N for a
+     vector of the loop, ROWS * N for a matrix).  */
   typedef struct nf_call_overlap
   {
     nf_value store, load;
+    bool disjoint; /* This pair only disjoint (rows of y against the one
+		      weight row all of them read: y == w is no in-place
+		      call).  */
   } nf_call_overlap;
 
 #define NF_CALL_MAX_ARGS 9

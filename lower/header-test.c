@@ -9,6 +9,7 @@
 #include "match.h"
 #include "emit.h"
 #include "dump.h"
+#include "rows.h"
 #include "kinds.h"
 #include "report.h"
 #include "ir.h"

@@ -31,6 +31,11 @@
 #define NF_WHY_DOT_NO_ROWS "both factors are the same for every row"
 #define NF_WHY_DOT_SOME_ROWS "not every row is computed and stored"
 #define NF_WHY_DOT_ROW_LENGTH "the row length changes from row to row"
+/* RMSNorm of rows: a row loop around one RMSNorm one step from the rows
+   kernel (both front ends' nest checks).  */
+#define NF_WHY_ROWS_STEP "the rows are not one row length apart"
+#define NF_WHY_ROWS_WEIGHT "the weight is indexed by the row"
+#define NF_WHY_ROWS_EPS "eps changes from row to row"
 /* Softmax: three loops one step from a softmax (both front ends' loop
    checks; lower/match-softmax.c's matcher has the dataflow's).  */
 #define NF_WHY_SOFTMAX_LOOPS "the loops are no softmax"

@@ -171,9 +171,8 @@ nf_dot_outer_body (class loop *outer, const char **why)
   return *why ? NULL : store;
 }
 
-/* Whether an SSA name defined in OUTER is used after it.  */
-static bool
-nf_dot_used_after (class loop *outer)
+bool
+nf_loop_used_after (class loop *outer)
 {
   basic_block *bbs = get_loop_body (outer);
   bool used = false;
@@ -487,7 +486,7 @@ nf_dot_nest_of (struct nf_lregion *g, nf_value anchor, struct nf_dot_nest *n,
     sv = nf_op_operand (g->r, sv, 0);
   if (sv != anchor)
     return *why = NF_WHY_DOT_NOT_ONLY_STORED, false;
-  if (nf_dot_used_after (n->outer))
+  if (nf_loop_used_after (n->outer))
     return *why = NF_WHY_LOOP_USED_AFTER, false;
   n->rows = nf_loop_body_count (n->outer, why);
   if (!n->rows)

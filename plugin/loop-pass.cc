@@ -530,6 +530,35 @@ nf_loop_softmax_try (class loop *loop, auto_vec<class loop *> &consumed,
   return changed;
 }
 
+/* The per-row RMSNorm calls of FUN in row loops that no kernel call
+   already stands for (nf_loop_in_fallback), each tried as one call of
+   the rows kernel; near misses reported.  Returns true if it rewrote
+   FUN.  */
+static bool
+nf_loop_rows_run (function *fun)
+{
+  auto_vec<gcall *> calls;
+  basic_block bb;
+  bool changed = false;
+  FOR_EACH_BB_FN (bb, fun)
+    if (loop_outer (bb->loop_father))
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	if (nf_loop_rows_callee_p (gsi_stmt (gsi)))
+	  calls.safe_push (as_a<gcall *> (gsi_stmt (gsi)));
+  for (gcall *call : calls)
+    {
+      free_dominance_info (CDI_DOMINATORS);
+      calculate_dominance_info (CDI_DOMINATORS);
+      if (nf_loop_in_fallback (gimple_bb (call)->loop_father))
+	continue;
+      const char *why = NULL;
+      if (nf_loop_rows_attempt (call, &why, &changed) && why)
+	nf_loop_rows_missed (call, why);
+    }
+  return changed;
+}
+
 /* Try every innermost loop of FUN once; EARLY for nf-early-loop.
    Returns the pass's TODO flags.  */
 static unsigned int
@@ -547,6 +576,12 @@ nf_loop_run (function *fun, bool early)
   for (class loop *loop : todo)
     if (!consumed.contains (loop))
       changed |= nf_loop_try (loop, consumed, early);
+  /* A per-row RMSNorm call the early instance made in a function
+     inlined into a row loop here: the row loop as one call
+     (loop-rows.cc); those this pass or the early one made in a nest of
+     their own were tried when made.  */
+  if (!early && nf_opts.mode == NF_MODE_REWRITE)
+    changed |= nf_loop_rows_run (fun);
   /* The loops left calling the scalar functions, for the vectorizer
      (simd.cc); after the outlining, which may have changed the CFG.  */
   if (!early && nf_opts.mode == NF_MODE_REWRITE)

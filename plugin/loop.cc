@@ -35,8 +35,11 @@
    threading sends it straight to the function's end) is tried again
    from the first loop's header, after the guard.
 
-   Limitations: see loop-ir.cc for the loop shapes; rows are one call per
-   row (the region is the body of the row loop); the kernels are
+   A per-row RMSNorm call made in the body of a row loop is tried at
+   once as one call for all rows (loop-rows.cc); the region then
+   reported is the row loop's, else this one, with the rows' near miss.
+
+   Limitations: see loop-ir.cc for the loop shapes; the kernels are
    lower/callees.def's (no long double norm: missed, with that reason).
    Elementwise loops: where signed zeros matter the scalar rewrite's
    + 0.0 (+0 for x = -0) is part of the region and the call is to the
@@ -461,6 +464,7 @@ nf_loop_call_void (struct nf_loop_call *c, enum nf_kind kind,
   c->elt = elt;
   c->ret = void_type_node;
   c->store = plan->store;
+  c->call = NULL;
 }
 
 void
@@ -512,6 +516,7 @@ nf_loop_outline (struct nf_lregion *g, struct nf_loop_call *c, location_t loc)
   gcall *call = gimple_build_call_vec (nf_loop_decl (c), args);
   gimple_call_set_nothrow (call, true);
   gimple_set_location (call, loc);
+  c->call = call;
   tree res = NULL_TREE;
   if (!VOID_TYPE_P (c->ret))
     {
@@ -775,18 +780,35 @@ nf_loop_attempt (class loop *loop, bool guarded, enum nf_loop_mode mode,
       memset (c.args, 0, sizeof c.args);
       c.sumsq = false;
       c.store = NF_NO_VALUE;
+      c.call = NULL;
       *reason = nf_loop_check (&g, &m, &c);
       if (!*reason)
 	{
-	  nf_loop_record (&g, &m, &c, loc);
 	  for (int k = 0; k < g.n_loops; k++)
 	    if (bitmap_bit_p (g.blocks, g.loops[k].loop->header->index))
 	      consumed.safe_push (g.loops[k].loop);
+	  /* The per-row call first: the row loop around it may become one
+	     call of the rows kernel (loop-rows.cc), which then is the
+	     region reported; else this one is, with the rows' near miss.  */
+	  bool rows = false;
+	  const char *rows_why = NULL;
+	  enum nf_elem accum = nf_loop_accum (&g, &m);
+	  bool plain = integer_onep (nf_lr_assumptions (&g));
 	  if (nf_opts.mode == NF_MODE_REWRITE)
 	    {
 	      nf_loop_outline (&g, &c, loc.get_location_t ());
 	      *changed = true;
+	      if (m.kind == NF_KIND_RMSNORM && c.call)
+		{
+		  nf_loop_rows_note (c.call, accum, plain);
+		  rows = nf_loop_rows_attempt (c.call, &rows_why, changed)
+			 && !rows_why;
+		}
 	    }
+	  if (!rows)
+	    nf_loop_record (&g, &m, &c, loc);
+	  if (rows_why)
+	    nf_loop_rows_missed (c.call, rows_why);
 	}
       /* A region whose guard's path around it leaves elsewhere may fit
 	 from the loop's header.  */

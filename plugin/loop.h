@@ -71,6 +71,7 @@ struct nf_loop_call
   tree ret;	       /* Result type, or void.  */
   tree ok;	       /* The overlap test.  */
   nf_value store;      /* The STORE of the idiom's result, or none.  */
+  gcall *call;	       /* The call, once nf_loop_outline made it.  */
   auto_vec<tree> outs; /* SSA names used after the region.  */
 };
 
@@ -97,6 +98,27 @@ bool nf_loop_dot_attempt (class loop *inner, auto_vec<class loop *> &consumed,
    one block included, or tested in the header), a sizetype tree;
    NULL_TREE with *WHY set (loop-dot.cc).  */
 tree nf_loop_body_count (class loop *loop, const char **why);
+
+/* Whether an SSA name defined in OUTER is used after it, other than by
+   a loop-closed PHI nothing reads (loop-dot.cc).  */
+bool nf_loop_used_after (class loop *outer);
+
+/* loop-rows.cc: loop.cc made the per-row call CALL for a region whose
+   sum was of ACCUM and whose test was the overlap test only (PLAIN):
+   noted for nf_loop_rows_attempt, in this pass and the next.  */
+void nf_loop_rows_note (gcall *call, enum nf_elem accum, bool plain);
+
+/* Whether S is a call of a per-row RMSNorm kernel (nf_rmsnorm_f32...).  */
+bool nf_loop_rows_callee_p (gimple *s);
+
+/* loop-rows.cc: the row loop around the per-row RMSNorm call CALL (one
+   loop.cc made) as one call of the rows kernel: fused (true, *REASON
+   NULL, *CHANGED set in mode=rewrite), a near miss (true, *REASON), or
+   no row loop, or tried before (false).  */
+bool nf_loop_rows_attempt (gcall *call, const char **reason, bool *changed);
+
+/* Record the near miss REASON of CALL's row loop.  */
+void nf_loop_rows_missed (gcall *call, const char *reason);
 
 /* The run-time test that COUNT elements of ESZ bytes from P and from Q
    are the same elements or disjoint (loop.cc).  */
