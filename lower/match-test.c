@@ -31,6 +31,7 @@ struct rms_opts
   int init_one;		/* Reduction starts from 1.  */
   int other_range;	/* Scaling loop over m, not n.  */
   int residual;		/* x + z squared and scaled (built twice).  */
+  int gemma;		/* Gain 1: 1 + w, 2: w + 1, 3: 2 + w.  */
 };
 
 /* The reason of a matcher that sees no candidate (no missed entry).  */
@@ -127,6 +128,13 @@ build_rms (struct graph *g, const struct rms_opts *o)
     {
       w = nf_load (r, wp, vec, 0, o->weight == 3 ? 2 : 1, 0);
       ww = o->half ? nf_convert (r, w, NF_ELEM_F32) : w;
+      if (o->gemma)
+	{
+	  nf_value c
+	    = nf_broadcast (r, nf_const (r, f, o->gemma == 3 ? 2.0 : 1.0), vf);
+	  ww = o->gemma == 2 ? nf_binary (r, NF_OP_ADD, ww, c)
+			     : nf_binary (r, NF_OP_ADD, c, ww);
+	}
     }
   g->w = w;
   nf_value y;
@@ -167,6 +175,7 @@ check_rms (const struct rms_opts *o, const char *reason, int line)
       CHECK (m.cluster != NULL);
       CHECK (m.result == g.result);
       CHECK (m.weight == (o->weight ? g.w : NF_NO_VALUE));
+      CHECK (m.gain_plus_one == (o->gemma != 0));
       CHECK (m.input == g.x);
       CHECK (m.accum == NF_ELEM_F32);
       if (m.cluster)
@@ -230,6 +239,12 @@ test_rmsnorm (void)
   RMS (NULL, .weight = 1, .scale_form = 2);
   RMS (NULL, .weight = 1, .scale_form = 3);
   RMS (NULL, .weight = 1, .half = 1);
+  /* Gemma's gain 1 + w, either way round, and 2 + w (no kernel).  */
+  RMS (NULL, .weight = 1, .gemma = 1);
+  RMS (NULL, .weight = 2, .gemma = 2, .scale_form = 3);
+  RMS ("a factor other than x, the scale and one weight multiplies the "
+       "output",
+       .weight = 1, .gemma = 3);
   /* Negatives, one per guard.  */
   RMS ("the divisor of the mean is not the reduction's trip count",
        .weight = 1, .divisor_off = 1);
@@ -810,9 +825,57 @@ test_softmax_facts (void)
 			   "the exponentials are stored apart from the result");
 }
 
+/* x / fmax (sqrt (reduce_add (x * x, 0)), eps) stored: the norm floored
+   and divided into x (FORM 0), multiplied as 1 / fmax (FORM 1), with a
+   weight too (2: the norm alone, no kernel normalises with a gain), the
+   floor a load (3: the norm alone), fmin instead (4: the norm alone).  */
+static void
+test_normalize (int form)
+{
+  nf_region *r = nf_region_new ("normalize");
+  nf_type f = nf_scalar_type (NF_ELEM_F32);
+  nf_value np = nf_param (r, "n", nf_scalar_type (NF_ELEM_I32), false);
+  nf_dim dn = nf_sym_dim (nf_region_add_sym (r, "n", np));
+  nf_type vec = nf_tensor1_type (NF_ELEM_F32, dn);
+  nf_value xp = nf_param (r, "x", vec, true);
+  nf_value yp = nf_param (r, "y", vec, true);
+  nf_value wp = nf_param (r, "w", vec, true);
+  nf_value x = nf_load (r, xp, vec, 0, 1, 0);
+  nf_value ss = nf_reduce (r, nf_binary (r, NF_OP_MUL, x, x),
+			   nf_const (r, f, 0.0), NF_OP_ADD, 1u);
+  nf_value norm = nf_unary (r, NF_OP_SQRT, ss);
+  nf_value eps = form == 3 ? nf_load (r, wp, f, 0, 0, 0)
+			   : nf_param (r, "eps", f, false);
+  nf_value d = nf_binary (r, form == 4 ? NF_OP_MIN : NF_OP_MAX, norm, eps);
+  nf_value y;
+  if (form == 1)
+    y = nf_binary (r, NF_OP_MUL, x,
+		   nf_broadcast (r, nf_binary (r, NF_OP_DIV,
+					       nf_const (r, f, 1.0), d),
+				 vec));
+  else
+    y = nf_binary (r, NF_OP_DIV, x, nf_broadcast (r, d, vec));
+  if (form == 2)
+    y = nf_binary (r, NF_OP_MUL, y, nf_load (r, wp, vec, 0, 1, 0));
+  nf_store (r, yp, y, 0, 1, 0);
+  nf_match m;
+  bool ok = nf_match_mulredsqrt (r, ss, &m);
+  CHECK (ok);
+  if (form <= 1)
+    CHECK (ok && m.normalize && m.eps == eps && m.result == y
+	   && m.input == x && nf_cluster_contains (m.cluster, d));
+  else
+    CHECK (ok && !m.normalize && m.result == norm
+	   && !nf_cluster_contains (m.cluster, d));
+  nf_match_release (&m);
+  nf_region_free (r);
+}
+
 int
 main (void)
 {
+  for (int form = 0; form <= 4; form++)
+    test_normalize (form);
   test_rows (2u, 1, NULL);
   test_rows (1u, 1, "the reduction is not over the last dimension");
   test_rows (2u, 2, "the weight is not indexed like x");
