@@ -344,9 +344,12 @@ nf_lr_array (struct nf_lregion *g, int k, tree ref, gimple *stmt, int64_t *off)
   tree esz = TYPE_SIZE_UNIT (type);
   /* A step known only at run time (GSL's v->data[i * v->stride], BLAS's
      x[i * incx]) is assumed to be the element size, which the guard
-     tests: the call for the unit stride, the loop for any other.  */
+     tests: the call for the unit stride, the loop for any other.  Not in
+     a loop nest, where such a step is a matrix's column (w[j * d + i]: a
+     near miss of Dot, never of stride 1).  */
+  class loop *lp = g->loops[k].loop;
   if (tree_fits_shwi_p (esz) && !tree_fits_shwi_p (drb.step)
-      && expr_invariant_in_loop_p (g->loops[k].loop, drb.step)
+      && loop_depth (lp) == 1 && expr_invariant_in_loop_p (lp, drb.step)
       && nf_lr_assume (g, drb.step, esz))
     drb.step = esz;
   if (!tree_fits_shwi_p (esz) || !tree_fits_shwi_p (drb.step)
