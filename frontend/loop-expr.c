@@ -40,6 +40,7 @@
 #include "ast-ir.h"
 #include "kinds.h"
 #include "loop-int.h"
+#include "match-util.h"
 
 /* --- Hash-consed construction (lower/'s nf_cse_*), as the plugin's
    loop-ir.cc builds.  --- */
@@ -512,8 +513,16 @@ nf_lp_fold_square (const struct nf_lp *g, nf_value *a, nf_value *b)
       *a = nf_op_operand (r, *a, 0);
       *b = nf_op_operand (r, *b, 0);
     }
-  if (*a == *b && nf_lp_is_fabs (g, *a))
-    *a = *b = nf_op_operand (r, *a, 0);
+  /* |x[i] - y[i]| * |x[i] - y[i]|: the tool builds the difference twice
+     where GCC's value numbering has one (nf_same_value).  */
+  if (nf_lp_is_fabs (g, *a) && nf_lp_is_fabs (g, *b)
+      && (*a == *b
+	  || nf_same_value (r, nf_op_operand (r, *a, 0),
+			    nf_op_operand (r, *b, 0))))
+    {
+      *a = nf_op_operand (r, *a, 0);
+      *b = nf_op_operand (r, *b, 0);
+    }
 }
 
 /* The binary operator C of ELEM in loop K: a select of constants

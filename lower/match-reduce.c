@@ -262,6 +262,14 @@ nf_oplist_has (const nf_oplist *l, nf_value u)
   return false;
 }
 
+/* Whether U is used by nothing, in the region or after it: the clang
+   tool's |a - b| once |d| * |d| folded to d * d (GCC deletes it).  */
+static bool
+nf_value_dead (const nf_region *r, nf_value u)
+{
+  return nf_value_n_uses (r, u) == 0 && !nf_value_escapes (r, u);
+}
+
 /* A distance's difference: D (the squared value, casts stripped: one
    factor of the square, D2 the other, the same elements) is a - b of two
    arrays of one element type read alike, used by nothing but the square
@@ -292,7 +300,8 @@ nf_match_difference (const nf_region *r, nf_value d, nf_value d2,
 				 "elsewhere");
       for (nf_value u = subs[k] + 1; u < nf_region_n_values (r); u++)
 	for (int i = 0; i < nf_op_n_operands (r, u); i++)
-	  if (nf_op_operand (r, u, i) == subs[k] && !nf_oplist_has (l, u))
+	  if (nf_op_operand (r, u, i) == subs[k] && !nf_oplist_has (l, u)
+	      && !nf_value_dead (r, u))
 	    return nf_match_fail (m, "the difference a - b is also used "
 				     "elsewhere");
     }

@@ -234,7 +234,7 @@ class IdiomProg(ProgBase):
         root = self.pick([
             (6, f'{sqn} (s)', True, None),
             (1, f'{sqn} (s + 1.0{L})', False, 'sqrt-plus-1'),
-            (1, f'{sqn} (s / n)', False, 'rms-no-eps'),
+            (1, f'{sqn} (s / n)', True, 'rms-no-eps'),  # nf_rms_*
             (2, f'2.0{L} * {sqn} (s)', True, 'nrm2-sqrt-not-returned'),
         ])
         ret = r.choice(['return', 'store'])

@@ -15,8 +15,11 @@ of roots, a guard, stored, a normalising loop, a mean and deviation, a
 LayerNorm).
 
 Expected verdicts.  The plugin has no kernel for the norm of a computed
-value (a later issue), so those are not fused and must give the plain
-build's results bit for bit.  A square GCC folds back into x[i] * x[i] is
+value other than a distance, so those are not fused and must give the
+plain build's results bit for bit.  A distance sqrt (sum (a[i] - b[i])^2)
+(also of |a[i] - b[i]|, and sqrt (s) / n, sqrt (s / n)) is nf_dist_*'s
+(issue 19), but no RMSNorm kernel scales a difference.  sqrt (s / n) of
+the idiom is nf_rms_*'s.  A square GCC folds back into x[i] * x[i] is
 the idiom and is fused: fabs (x) * fabs (x), (-x) * (-x), a temporary
 copy of x[i], and x[i] * x[i] rounded in float and summed in double (the
 matchers take casts between float types anywhere: the kernel's sum is the
@@ -152,10 +155,10 @@ class ReduceProg(ReduceBase):
         ty = r.choice(['float'] * 3 + ['double'] * 2)
         acc = 'double' if ty == 'float' and r.random() < 0.3 else ty
         value = self.pick([
-            (3, 'diff', False, 'computed-diff'),
+            (3, 'diff', True, 'computed-diff'),
             (2, 'scale', False, 'computed-scale'),
             (1, 'offset', False, 'computed-offset'),
-            (1, 'fabs-diff', False, 'computed-fabs-diff'),
+            (1, 'fabs-diff', True, 'computed-fabs-diff'),
             (1, 'weighted', False, 'computed-weighted'),
             (3, 'quant', False, 'computed-quant'),
             (1, 'int-conv', False, 'computed-int'),
@@ -181,6 +184,10 @@ class ReduceProg(ReduceBase):
             'plain': 'x[@j@]',
         }[value]
         disguise = value in ('fabs', 'neg', 'plain')
+        # A distance (a[i] - b[i])^2, |a[i] - b[i]|^2 alike: nf_dist_*
+        # (issue 19), but only as a norm: no RMSNorm kernel takes a
+        # difference.
+        distance = value in ('diff', 'fabs-diff')
 
         def val(j):
             return v.replace('@j@', j)
@@ -200,12 +207,12 @@ class ReduceProg(ReduceBase):
         else:
             a = 'd'
             decl = ('@T@' if form == 'temp' else '@A@') + f' d = {val("i")}; '
-        if value in ('fabs', 'neg') and acc != ty and (
+        if value in ('fabs', 'neg', 'fabs-diff') and acc != ty and (
                 form == 'temp-acc' or widen == 'first'):
             # GCC folds |x| * |x| and (-x) * (-x) only in x's type: a
             # widening between the fabs or the negation and the product
             # leaves the square of a computed value.
-            disguise = False
+            disguise = distance = False
             self.tags.append('computed-widened-' + value)
         sq = {'first': f'@cA@{a} * {a}', 'product': f'@cA@({a} * {a})'} \
             .get(widen, f'{a} * {a}')
@@ -215,7 +222,7 @@ class ReduceProg(ReduceBase):
         tail = self.pick([
             (3, 'sqrt', True, 'tail-sqrt'),
             (2, 'sqrt-div-n', True, 'tail-sqrt-div-n'),
-            (2, 'sqrt-mean', False, 'tail-sqrt-mean'),
+            (2, 'sqrt-mean', True, 'tail-sqrt-mean'),
             (3, 'rms', True, 'tail-rms'),
         ])
         self.kind = 'RMSNorm' if tail == 'rms' else 'MulRedSqrt'
@@ -235,7 +242,7 @@ class ReduceProg(ReduceBase):
             body = (f'  @A@ rs = 1.0{L} / @sqrt@ (s / n + {eps});\n'
                     f'  for (int j = 0; j < n; j++) o[j] = w[j] * (rs * '
                     f'{sv});\n  return 0;\n')
-        if not disguise:
+        if not disguise and not (distance and tail != 'rms'):
             self.keeps = False    # the norm of a computed value: no kernel
         self.finish(loop + body)
         if tail == 'sqrt-div-n':
