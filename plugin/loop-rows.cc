@@ -312,9 +312,16 @@ nf_rows_nest_of (gcall *call, struct nf_rows_nest *n, const char **why)
     NF_ROWS_NOT ("the row loop does more than the call");
   if (nf_loop_used_after (n->outer))
     NF_ROWS_NOT ("a value of the row loop is used after it");
+  /* (Quietly: a loop of no computable trip count, such as ggml's share
+     of the rows of one thread, for (i = ith; i < nr; i += nth), is no
+     row loop to call once; its rows stay per-row calls.)  */
   n->rows = nf_loop_body_count (n->outer, why);
   if (!n->rows)
-    NF_ROWS_NOT (*why);
+    {
+      const char *w = *why;
+      *why = NULL;
+      NF_ROWS_NOT (w);
+    }
   *why = NULL;
 
   /* Step 3.  From here on the loop is a row loop around the call: what

@@ -2,7 +2,10 @@
    Purpose: row loops one step from the rows kernel keep their call per
    row and say why not one call: rows a constant 64 elements apart whose
    length is a variable (a window, not rows), and a weight indexed by the
-   row.  Each row is checked against a long double reference.  */
+   row.  A thread's share of the rows, ggml's for (r = ith; r < rows;
+   r += nth), is no row loop to call once (its trip count is not
+   computable) and no near miss either: no line for it.  Each row is
+   checked against a long double reference.  */
 /* { dg-do run } */
 #include "nf-loop.h"
 
@@ -35,6 +38,21 @@ rows_weights (float *out, const float *in, const float *w, int rows, int dim)
     }
 }
 
+__attribute__ ((noipa)) void
+rows_thread (float *out, const float *in, const float *w, long rows, long dim,
+	     int ith, int nth)
+{
+  for (long r = ith; r < rows; r += nth)
+    {
+      const float *x = in + r * dim;
+      float *y = out + r * dim;
+      float ss = 0.0f;
+      for (long j = 0; j < dim; j++) ss += x[j] * x[j]; /* { dg-optimized "RMSNorm: loops outlined into a call to nf_rmsnorm_f32" } */
+      ss = 1.0f / sqrtf (ss / dim + 1e-5f);
+      for (long j = 0; j < dim; j++) y[j] = w[j] * (ss * x[j]);
+    }
+}
+
 #define ROWS 3
 static float x[ROWS * 64], w[ROWS * 64], y[ROWS * 64 + 1];
 
@@ -58,11 +76,17 @@ main (void)
       for (int r = 0; r < ROWS; r++)
 	nf_loop_check_rmsnorm_f32 (y + r * n, x + r * n, w + r * n, n, 1e-5f,
 				   fused);
+      memset (y, 0, ROWS * 64 * sizeof *y);
+      fused = NF_FUSED (rows_thread (y, x, w, ROWS, n, 0, 2));
+      fused &= NF_FUSED (rows_thread (y, x, w, ROWS, n, 1, 2));
+      for (int r = 0; r < ROWS; r++)
+	nf_loop_check_rmsnorm_f32 (y + r * n, x + r * n, w, n, 1e-5f, fused);
       CHECK (y[ROWS * 64] == (float) NF_LOOP_SENTINEL);
     }
   NF_DONE ();
 }
 
-/* { dg-final { nf-report-regions RMSNorm 2 } } */
-/* { dg-final { nf-report-scan {"callee": "nf_rmsnorm_f32"} 2 } } */
+/* { dg-final { nf-report-regions RMSNorm 3 } } */
+/* { dg-final { nf-report-scan {"callee": "nf_rmsnorm_f32"} 3 } } */
+/* { dg-final { nf-report-scan {"reason": "the loop's trip count is not computable"} 0 } } */
 /* { dg-final { nf-report-scan {"reason": "the weight is indexed by the row"} 1 } } */
