@@ -22,7 +22,9 @@
       (float) (cmp) * K into cmp ? K : 0 are made here (nf_lp_csel).
    5. + - * / of floats (of _Float16 in float), unary minus, and calls of
       sqrt, pow, exp, log, fmax, fmin (nf_lp_math); GCC's folds of
-      (-a) * (-b) to a * b and of |x| * |x| to x * x (nf_lp_fold_square;
+      pow (x, 2) to x * x (nf_lp_math2), of (-a) * (-b) to a * b, of
+      a difference built twice and squared to one, and of |x| * |x|
+      to x * x (nf_lp_fold_square;
       fabs, in a norm region, is built for them only); in an elementwise
       loop, exp (x) - 1 and log (1 + x) are the scalar pass's
       expm1 (x) + 0.0 and log1p (x) + 0.0 (nf_lp_scalar_rewrite), and
@@ -523,6 +525,11 @@ nf_lp_fold_square (const struct nf_lp *g, nf_value *a, nf_value *b)
       *a = nf_op_operand (r, *a, 0);
       *b = nf_op_operand (r, *b, 0);
     }
+  /* (x[i] - y[i]) * (x[i] - y[i]): one difference, squared, as GCC's
+     value numbering leaves it (the second, dead, is no user of the
+     loads).  */
+  if (*a != *b && nf_same_value (r, *a, *b))
+    *b = *a;
 }
 
 /* The binary operator C of ELEM in loop K: a select of constants
@@ -564,8 +571,18 @@ nf_lp_binop (struct nf_lp *g, CXCursor c, int k, enum nf_elem elem)
     default:
       return nf_lp_fail (g, NF_WHY_UNMODELED);
     }
-  if (nf_ast_children (c, kids, 2) != 2 || !nf_elem_is_float (elem))
+  if (nf_ast_children (c, kids, 2) != 2)
     return nf_lp_fail (g, NF_WHY_UNMODELED);
+  /* An integer + - * after the loops (sqrt (s / (n - 1))): a value GCC
+     computes there too, which the matchers see, as the plugin's.  */
+  if (!nf_elem_is_float (elem))
+    {
+      if (k >= 0 || elem == NF_ELEM_NONE || elem == NF_ELEM_BOOL
+	  || op == NF_OP_DIV)
+	return nf_lp_fail (g, NF_WHY_UNMODELED);
+      return nf_lp_binary (g, op, nf_lp_expr (g, kids[0], k),
+			   nf_lp_expr (g, kids[1], k));
+    }
   nf_value q = op == NF_OP_DIV ? nf_lp_tanh (g, c, k) : NF_NO_VALUE;
   if (q != NF_NO_VALUE)
     return q;
@@ -579,6 +596,21 @@ nf_lp_binop (struct nf_lp *g, CXCursor c, int k, enum nf_elem elem)
   if (op == NF_OP_MUL && a != NF_NO_VALUE && b != NF_NO_VALUE)
     nf_lp_fold_square (g, &a, &b);
   return nf_lp_scalar_rewrite (g, c, k, nf_lp_binary (g, op, a, b));
+}
+
+/* The two-operand math call OP (A, B) in G as GCC's folds leave it:
+   pow (x, 2) is x * x (exact, folded at any flags); fmax (k, x) is
+   fmax (x, k) (nf_canonical_binary).  */
+static nf_value
+nf_lp_math2 (struct nf_lp *g, enum nf_opcode op, nf_value a, nf_value b)
+{
+  const nf_region *r = g->r;
+  if (a == NF_NO_VALUE || b == NF_NO_VALUE)
+    return nf_lp_binary (g, op, a, b);
+  if (op == NF_OP_POW && nf_op (r, b) == NF_OP_CONST
+      && nf_const_value (r, b) == 2.0)
+    return nf_lp_binary (g, NF_OP_MUL, a, a);
+  return nf_lp_binary (g, op, a, b);
 }
 
 /* The call C in loop K of a math function nf_lp_math models.  The
@@ -599,8 +631,10 @@ nf_lp_call (struct nf_lp *g, CXCursor c, int k)
   if (nargs == 1)
     v = nf_lp_unary (g, op, a);
   else
-    v = nf_lp_binary (g, op, a,
-		      nf_lp_expr (g, clang_Cursor_getArgument (c, 1), k));
+    {
+      nf_value b = nf_lp_expr (g, clang_Cursor_getArgument (c, 1), k);
+      v = nf_lp_math2 (g, op, a, b);
+    }
   v = nf_lp_scalar_rewrite (g, c, k, v);
   return nf_lp_note (g, v, c, /*first=*/true);
 }

@@ -38,8 +38,9 @@
       alike (nf_lp_loop_rewrite): the call behind its test is inserted
       before the loop, which stays as the fallback.
    The report entry (nf_lp_record): lower/'s nf_region_contract gives
-   the cost and notes, as the plugin's; an Elementwise program's cost is
-   the plan's.
+   the notes, as the plugin's; the cost is the plan's where it has one
+   (a distance, a normalisation, an Elementwise program), else the
+   report's estimate, as the plugin's.
 
    Every text is built on the heap to the size it needs (nf_lp_str):
    nothing the source writes is cut short.
@@ -527,7 +528,7 @@ nf_lp_mulredsqrt_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
       nf_lp_record (s, m, c.callee, nf_value_type (r, m->input).elem,
 		    m->accum, false, false, ins, 2, "norm", 0,
 		    nf_ast_end_line (span->stmts[span->last]), span->line,
-		    span->column, -1, 0);
+		    span->column, c.flops, c.bytes);
     }
   free (bound);
   free (count);
@@ -602,7 +603,7 @@ nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
 		    g->acc_f16 ? NF_ELEM_F16 : m->accum,
 		    m->weight != NF_NO_VALUE, false, ins, 5, ys, 0,
 		    nf_ast_end_line (span->stmts[span->last]), span->line,
-		    span->column, -1, 0);
+		    span->column, c.flops, c.bytes);
     }
   free (rep);
   free (bound);

@@ -93,6 +93,18 @@ struct nf_lp_cand
   bool sum, square, exits, inner;
 };
 
+/* Whether C is pow (x, 2) (powf, powl), which GCC folds to x * x.  */
+static bool
+nf_lp_is_pow2 (CXCursor c)
+{
+  int nargs;
+  double k;
+  return clang_getCursorKind (c) == CXCursor_CallExpr
+	 && nf_lp_math (c, &nargs) == NF_OP_POW
+	 && clang_Cursor_getNumArguments (c) == 2
+	 && nf_ast_const (clang_Cursor_getArgument (c, 1), &k) && k == 2.0;
+}
+
 static enum CXChildVisitResult
 nf_lp_cand_visit (CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -112,8 +124,10 @@ nf_lp_cand_visit (CXCursor c, CXCursor parent, CXClientData data)
       CXCursor p = nf_ast_strip_noop (k[1]), in;
       if (nf_ast_float_convert (p, &in))
 	p = nf_ast_strip_noop (in);
-      if (nf_ast_binop (p) == CXBinaryOperator_Mul
-	  && nf_ast_children (p, f, 2) == 2)
+      if (nf_lp_is_pow2 (p))
+	d->sum = d->square = true; /* pow (x, 2), GCC's x * x.  */
+      else if (nf_ast_binop (p) == CXBinaryOperator_Mul
+	       && nf_ast_children (p, f, 2) == 2)
 	{
 	  d->sum = true;
 	  for (int i = 0; i < 2; i++)

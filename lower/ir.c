@@ -475,7 +475,9 @@ nf_canonical_binary (nf_region *r, enum nf_opcode *op, nf_value *a,
 {
   if (*a == NF_NO_VALUE || *b == NF_NO_VALUE)
     return;
-  if ((*op == NF_OP_ADD || *op == NF_OP_MUL) && nf_op (r, *a) == NF_OP_CONST
+  if ((*op == NF_OP_ADD || *op == NF_OP_MUL || *op == NF_OP_MAX
+       || *op == NF_OP_MIN)
+      && nf_op (r, *a) == NF_OP_CONST
       && nf_op (r, *b) != NF_OP_CONST)
     {
       nf_value t = *a;

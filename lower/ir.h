@@ -202,8 +202,9 @@ nf_value nf_cse_cmp (nf_region *r, enum nf_cmp pred, nf_value a, nf_value b);
 nf_value nf_cse_select (nf_region *r, nf_value c, nf_value a, nf_value b);
 
 /* Put the operands of the binary op *OP (A, B) in GCC's canonical form,
-   as GIMPLE has them: a constant is the second operand of an addition or
-   a multiplication (1 + x -> x + 1), and the addition or subtraction of a
+   as GIMPLE has them: a constant is the second operand of an addition, a
+   multiplication, a fmax or a fmin (1 + x -> x + 1; fmax's NaN rule is
+   symmetric), and the addition or subtraction of a
    negative constant is the subtraction or addition of its negation
    (x + -1 -> x - 1, with a new constant).  Each is exact in IEEE
    arithmetic.  The plugin gets this form from GCC; the libclang front end
