@@ -182,6 +182,15 @@ nf_lp_index (struct nf_lp *g, CXCursor c, int k, int64_t *off)
   if (nf_lp_is_ivar (g, s, k))
     return true;
   enum CXBinaryOperatorKind op = nf_ast_binop (s);
+  /* j * incx, a stride (a constant one or one only the run time
+     knows): the plugin's near miss, unless it versions the loop for the
+     unit stride, which the tool does not yet.  */
+  if (op == CXBinaryOperator_Mul && nf_ast_children (s, kids, 2) == 2
+      && (nf_lp_is_ivar (g, kids[0], k) || nf_lp_is_ivar (g, kids[1], k)))
+    {
+      nf_lp_fail (g, NF_WHY_NOT_CONTIGUOUS);
+      return false;
+    }
   if ((op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
       || nf_ast_children (s, kids, 2) != 2)
     return false;
