@@ -19,16 +19,14 @@
 
 #include <math.h>
 
-/* Y = X * r * W (W may be NULL) for N floats, sum and scaling in
-   double.  */
-void
-nf_rmsnorm_f32_generic (float *y, const float *x, const float *w, size_t n,
-		float eps, int stream)
+/* Y = X * r * W (W may be NULL) for N > 0 floats whose sum of squares
+   is S (double), r = 1 / sqrt (S / N + EPS) and the scaling in double
+   (nf_rmsnorm_f32_generic, nf_add_rmsnorm_f32_generic).  */
+static void
+scale_f32 (float *y, const float *x, const float *w, size_t n, double s,
+	   float eps)
 {
-  (void) stream;
-  if (n == 0)
-    return;
-  double r = 1 / sqrt (nf_sumsq_f32_generic (x, n) / (double) n + eps);
+  double r = 1 / sqrt (s / (double) n + eps);
   if (w)
     for (size_t i = 0; i < n; i++)
       y[i] = (float) (x[i] * r * w[i]);
@@ -37,22 +35,43 @@ nf_rmsnorm_f32_generic (float *y, const float *x, const float *w, size_t n,
       y[i] = (float) (x[i] * r);
 }
 
-/* Y = X * r * W (W may be NULL) for N doubles, sum and scaling in long
-   double.  */
-void
-nf_rmsnorm_f64_generic (double *y, const double *x, const double *w, size_t n,
-		double eps, int stream)
+/* Y = X * r * W (W may be NULL) for N > 0 doubles whose sum of squares
+   is S, r and the scaling in long double.  */
+static void
+scale_f64 (double *y, const double *x, const double *w, size_t n,
+	   long double s, double eps)
 {
-  (void) stream;
-  if (n == 0)
-    return;
-  long double r = 1 / sqrtl (nf_sumsq_f64_generic (x, n) / (long double) n + eps);
+  long double r = 1 / sqrtl (s / (long double) n + eps);
   if (w)
     for (size_t i = 0; i < n; i++)
       y[i] = (double) (x[i] * r * w[i]);
   else
     for (size_t i = 0; i < n; i++)
       y[i] = (double) (x[i] * r);
+}
+
+/* Y = X * r * W (W may be NULL) for N floats, sum and scaling in
+   double.  */
+void
+nf_rmsnorm_f32_generic (float *y, const float *x, const float *w, size_t n,
+			float eps, int stream)
+{
+  (void) stream;
+  if (n == 0)
+    return;
+  scale_f32 (y, x, w, n, nf_sumsq_f32_generic (x, n), eps);
+}
+
+/* Y = X * r * W (W may be NULL) for N doubles, sum and scaling in long
+   double.  */
+void
+nf_rmsnorm_f64_generic (double *y, const double *x, const double *w, size_t n,
+			double eps, int stream)
+{
+  (void) stream;
+  if (n == 0)
+    return;
+  scale_f64 (y, x, w, n, nf_sumsq_f64_generic (x, n), eps);
 }
 
 #ifdef __FLT16_MAX__

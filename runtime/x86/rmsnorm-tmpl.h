@@ -99,13 +99,24 @@
     vf_fma (qh_, (vw), vf_mul (ql_, (vw)));                                    \
   })
 
-void
-NF_SFX (nf_rmsnorm_f32) (float *y, const float *x, const float *w, size_t n,
-			 float eps, int stream)
+/* NF_SCALE_FF for RMSNorm's gains: its error terms are +0 for x = -0 or
+   w = +-0, and Inf - Inf = NaN for an Inf gain, where the loop's (x r) w
+   is a zero of x w's sign or an Inf: zero and NaN lanes take the plainly
+   rounded qh w instead (NaN exactly where the loop's is).  */
+#define NF_SCALE_FFW(vx, vw)                                                   \
+  ({                                                                           \
+    vf xw_ = (vx), ww_ = (vw);                                                 \
+    vf_fix_to (NF_SCALE_FF (xw_, ww_), vf_mul (vf_mul (xw_, vrh), ww_));       \
+  })
+
+/* The scaling of an f32 RMSNorm row whose sum of squares is S:
+   Y = X * r * W, r = 1 / sqrt (S / N + EPS), N > 0 (nf_rmsnorm_f32,
+   nf_add_rmsnorm_f32).  */
+static void
+scale_f32 (float *y, const float *x, const float *w, size_t n, double s,
+	   float eps, int stream)
 {
-  if (n == 0)
-    return;
-  double r = 1 / sqrt (NF_SFX (nf_sumsq_f32) (x, n) / (double) n + eps);
+  double r = 1 / sqrt (s / (double) n + eps);
   /* Where r splits into a float pair of normal floats and |x r| <= sqrt
      (n) (eps >= 0), scale in float: a third of the conversions of the
      double path, which limited the pass.  Else (eps < 0, a tiny or zero
@@ -115,7 +126,7 @@ NF_SFX (nf_rmsnorm_f32) (float *y, const float *x, const float *w, size_t n,
       float rh = (float) r, rl = (float) (r - rh);
       vf vrh = vf_set1 (rh), vrl = vf_set1 (rl), one = vf_set1 (1);
       NF_SCALE (float, VF_N, vf_load_f32, vf_store_f32, vf_stream_f32,
-		NF_SCALE_FF);
+		NF_SCALE_FFW);
     }
   else
     {
@@ -123,6 +134,15 @@ NF_SFX (nf_rmsnorm_f32) (float *y, const float *x, const float *w, size_t n,
       NF_SCALE (float, VD_N, vd_load_f32, vd_store_f32, vd_stream_f32,
 		NF_SCALE_D);
     }
+}
+
+void
+NF_SFX (nf_rmsnorm_f32) (float *y, const float *x, const float *w, size_t n,
+			 float eps, int stream)
+{
+  if (n == 0)
+    return;
+  scale_f32 (y, x, w, n, NF_SFX (nf_sumsq_f32) (x, n), eps, stream);
 }
 
 #ifdef __FLT16_MAX__
@@ -139,26 +159,39 @@ NF_SFX (nf_rmsnorm_f16) (_Float16 *y, const _Float16 *x, const _Float16 *w,
 }
 #endif
 
+/* The scaling of an f64 RMSNorm row whose sum of squares is S (long
+   double): Y = X * r * W, r = 1 / sqrt (S / N + EPS), N > 0
+   (nf_rmsnorm_f64, nf_add_rmsnorm_f64).  */
+static void
+scale_f64 (double *y, const double *x, const double *w, size_t n,
+	   long double s, double eps, int stream)
+{
+  long double r = 1 / sqrtl (s / (long double) n + eps);
+  double rh = (double) r, rl = (double) (r - rh);
+  vd vrh = vd_set1 (rh), vrl = vd_set1 (rl), one = vd_set1 (1);
+  /* x * w = ph + pl exactly; then (ph + pl) (rh + rl) to about 2^-104,
+     rounded once.  W is 1 without a weight: ph = x, pl = 0.  The error
+     terms are +0 for x = -0 or w = +-0 and NaN for an Inf gain (x Inf -
+     Inf): zero and NaN lanes take the plainly rounded ph rh, a zero of
+     the loop's sign, NaN exactly where the loop's is.  */
+#define NF_SCALE_DD(vx, vw)                                                    \
+  ({                                                                           \
+    vd ph_ = vd_mul ((vx), (vw)), pl_ = vd_fms ((vx), (vw), ph_);              \
+    vd_fix_to (vd_fma (ph_, vrh, vd_fma (ph_, vrl, vd_mul (pl_, vrh))),        \
+	       vd_mul (ph_, vrh));                                             \
+  })
+  NF_SCALE (double, VD_N, vd_load_f64, vd_store_f64, vd_stream_f64,
+	    NF_SCALE_DD);
+#undef NF_SCALE_DD
+}
+
 void
 NF_SFX (nf_rmsnorm_f64) (double *y, const double *x, const double *w, size_t n,
 			 double eps, int stream)
 {
   if (n == 0)
     return;
-  long double r
-    = 1 / sqrtl (NF_SFX (nf_sumsq_f64) (x, n) / (long double) n + eps);
-  double rh = (double) r, rl = (double) (r - rh);
-  vd vrh = vd_set1 (rh), vrl = vd_set1 (rl), one = vd_set1 (1);
-  /* x * w = ph + pl exactly; then (ph + pl) (rh + rl) to about 2^-104,
-     rounded once.  W is 1 without a weight: ph = x, pl = 0.  */
-#define NF_SCALE_DD(vx, vw)                                                    \
-  ({                                                                           \
-    vd ph_ = vd_mul ((vx), (vw)), pl_ = vd_fms ((vx), (vw), ph_);              \
-    vd_fma (ph_, vrh, vd_fma (ph_, vrl, vd_mul (pl_, vrh)));                   \
-  })
-  NF_SCALE (double, VD_N, vd_load_f64, vd_store_f64, vd_stream_f64,
-	    NF_SCALE_DD);
-#undef NF_SCALE_DD
+  scale_f64 (y, x, w, n, NF_SFX (nf_sumsq_f64) (x, n), eps, stream);
 }
 
 /* Gemma's RMSNorm (issue 19): y[i] = x[i] * r * (1 + w[i]), the scaling
@@ -296,3 +329,4 @@ NF_SFX (nf_l2normalize_f64) (double *y, const double *x, size_t n,
 	    NF_SCALE_L2);
 #undef NF_SCALE_L2
 }
+

@@ -6,7 +6,7 @@
    worse than the plain loop in the data type; n = 0 touches nothing; an
    f16 row of RMS 8 at n = 4096, where the plain _Float16 sum overflows,
    comes out right; rows of 3 x 5 as three single rows; NaN and Inf as the
-   plain loop gives them.  */
+   plain loop gives them, signed zeros and Inf gains too.  */
 /* { dg-do run } */
 
 #include "nf-test.h"
@@ -225,6 +225,33 @@ main (void)
       double c[2] = { INFINITY, 3 };
       nf_rmsnorm_f64 (c, c, NULL, 2, 1e-6);
       CHECK (isnan (c[0]) && c[1] == 0);
+      /* Signed zeros in rows of 40 (the vector paths), as the loop's
+	 x r w: -0 gives -0, and a gain of -0 flips the sign; an Inf
+	 gain gives Inf.  */
+      static float zx[40], zw[40], zy[40];
+      static double dx[40], dw[40], dy[40];
+      for (int i = 0; i < 40; i++)
+	{
+	  zx[i] = (float) (dx[i] = i % 4 == 0 ? -0.0 : 1 + i);
+	  zw[i] = (float) (dw[i] = i % 4 == 1 ? -0.0
+				   : i % 4 == 2 ? INFINITY
+						: 0.5);
+	}
+      for (int k = 0; k < 2; k++)
+	{
+	  nf_rmsnorm_f32 (zy, zx, k ? zw : NULL, 40, 1e-5f);
+	  nf_rmsnorm_f64 (dy, dx, k ? dw : NULL, 40, 1e-6);
+	  for (int i = 0; i < 40; i++)
+	    {
+	      float wf = k ? zw[i] : 1;
+	      double want = (double) zx[i] * wf;
+	      CHECK (!!isinf (zy[i]) == !!isinf (want)
+		     && !!isinf (dy[i]) == !!isinf (want));
+	      if (want == 0)
+		CHECK (zy[i] == 0 && !!signbit (zy[i]) == !!signbit (want)
+		       && dy[i] == 0 && !!signbit (dy[i]) == !!signbit (want));
+	    }
+	}
     }
   NF_DONE ();
 }
