@@ -47,8 +47,10 @@
    threads, not OpenMP); the pool's worker is started during the
    correctness check, before any timing.
 
-   Usage: bench/kernels [CACHE_REPS [MEMORY_REPS [calls]]]   (calls: only
-   the rows of the scalar functions and the clones)
+   Usage: bench/kernels [CACHE_REPS [MEMORY_REPS [ONLY]]], ONLY one of
+   calls (the rows of the scalar functions and the clones), softmax,
+   matvec, issue19 (the distance, Gemma and L2 rows) and memory (the
+   memory-resident RMSNorm and residual-add rows).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -692,6 +694,98 @@ bench_rmsnorm_big (int reps)
 	   v[2].med, 0, 1.6, rows2_ok && rows1_ok);
   add_row ("rmsnorm_rows f32, 8192x4096, 2 threads", v[3].med, "memcpy",
 	   v[0].med, 0, 0, rows2_ok);
+}
+
+/* The residual add, then RMSNorm, from memory (issue 19): x += r and
+   y = rmsnorm (x) per row of 8192 x 4096, the kernel against memcpy of
+   the same rows and the two loops per row.  The bandwidth counts what
+   the work must move, x and r read, x and y written (4 x 128 MiB), and
+   memcpy's its in + out (2 x 128 MiB).  */
+static float *big_r;
+
+static void
+k_add_rmsnorm_per_row (void)
+{
+  for (size_t r = 0; r < ROWS; r++)
+    nf_add_rmsnorm_f32 (big_y + r * N, big_x + r * N, big_r + r * N, wf, N,
+			EPS);
+}
+
+static void
+o2_add_rmsnorm_per_row (void)
+{
+  naive_o2_add_rmsnorm_rows (big_y, big_x, big_r, wf, ROWS, N);
+}
+
+static void
+fast_add_rmsnorm_per_row (void)
+{
+  naive_fast_add_rmsnorm_rows (big_y, big_x, big_r, wf, ROWS, N);
+}
+
+/* Whether one pass of RUN over the rows updated x as the loop x[i] +=
+   r[i] does (bit for bit) and left in y the rmsnorm of the new x, on
+   the first, a middle and the last row (a check of every row would
+   cost more than the timing).  */
+static int
+big_add_rows_ok (const char *name, void (*run) (void))
+{
+  static float before[3][N], want[N];
+  const size_t rows[3] = { 0, ROWS / 2, ROWS - 1 };
+  for (int k = 0; k < 3; k++)
+    memcpy (before[k], big_x + rows[k] * N, sizeof before[k]);
+  poison (big_y, BIG_BYTES);
+  run ();
+  for (int k = 0; k < 3; k++)
+    {
+      float *x = big_x + rows[k] * N;
+      const float *r = big_r + rows[k] * N;
+      for (size_t i = 0; i < N; i++)
+	if (x[i] != before[k][i] + r[i])
+	  {
+	    fprintf (stderr, "%s: row %zu x[%zu] %a, want %a\n", name, rows[k],
+		     i, x[i], before[k][i] + r[i]);
+	    return 0;
+	  }
+      naive_o2_rmsnorm (want, x, wf, N);
+      if (!close_f32 (name, big_y + rows[k] * N, want, N, 1e-4, 1e-6))
+	return 0;
+    }
+  return 1;
+}
+
+static void
+bench_add_rmsnorm_big (int reps)
+{
+  if (posix_memalign ((void **) &big_r, 2 << 20, BIG_BYTES))
+    {
+      fprintf (stderr, "kernels: cannot allocate %zu MiB\n", BIG_BYTES >> 20);
+      broken = 1;
+      return;
+    }
+  /* Small residuals, a quarter of them against x: the sums stay in
+     range however many passes the timing makes.  */
+  for (size_t i = 0; i < BIG_ELEMS; i++)
+    big_r[i] = (float) uniform (-1e-3, 1e-3);
+  int ok = big_add_rows_ok ("nf_add_rmsnorm_f32 per row",
+			    k_add_rmsnorm_per_row);
+  int o2_ok = big_add_rows_ok ("add + rmsnorm loops -O2",
+			       o2_add_rmsnorm_per_row);
+  struct variant v[] = { { "memcpy", big_memcpy, 0, { 0 }, 0 },
+			 { "kernel", k_add_rmsnorm_per_row, 0, { 0 }, 0 },
+			 { "-O2", o2_add_rmsnorm_per_row, 0, { 0 }, 0 },
+			 { "fast", fast_add_rmsnorm_per_row, 0, { 0 }, 0 } };
+  time_group (v, 4, reps, 0);
+  const char *w = "add+rmsnorm f32, 8192x4096, per row (DRAM)";
+  struct row *r = &table[nrows];
+  add_row (w, v[1].med, "memcpy", v[0].med, 0, 0.7, ok);
+  /* Four streams of BIG_BYTES against memcpy's two.  */
+  snprintf (r->kernel, sizeof r->kernel, "%.2f GB/s",
+	    4 * BIG_BYTES / v[1].med);
+  r->ratio = (4 * BIG_BYTES / v[1].med) / (2 * BIG_BYTES / v[0].med);
+  add_row (w, v[1].med, "loops -O2", v[2].med, BIG_ELEMS, 1, ok && o2_ok);
+  add_row (w, v[1].med, "loops fast", v[3].med, BIG_ELEMS, 1, ok);
+  free (big_r);
 }
 
 /* The result buffers of the elementwise workloads of one type, and how
@@ -1606,6 +1700,9 @@ main (int argc, char **argv)
   int only_matvec = argc > 3 && !strcmp (argv[3], "matvec");
   /* "issue19": only the distance, Gemma RMSNorm and L2 rows.  */
   int only_issue19 = argc > 3 && !strcmp (argv[3], "issue19");
+  /* "memory": only the memory-resident RMSNorm rows and the residual
+     add.  */
+  int only_addnorm = argc > 3 && !strcmp (argv[3], "memory");
 
   print_machine (cache_reps, memory_reps);
   fill_inputs ();
@@ -1621,7 +1718,7 @@ main (int argc, char **argv)
       bench_issue19 (cache_reps);
       goto done;
     }
-  if (!only_matvec)
+  if (!only_matvec && !only_addnorm)
     bench_rmsnorm_row (cache_reps);
   if (!alloc_big ())
     {
@@ -1630,7 +1727,12 @@ main (int argc, char **argv)
       return 1;
     }
   if (!only_matvec)
-    bench_rmsnorm_big (memory_reps);
+    {
+      bench_rmsnorm_big (memory_reps);
+      bench_add_rmsnorm_big (memory_reps);
+    }
+  if (only_addnorm)
+    goto done;
   bench_matvec_big (memory_reps);
   free (big_x);
   free (big_y);

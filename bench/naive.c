@@ -63,6 +63,23 @@ NAIVE (rmsnorm_rows) (float *o, float *x, float *weight, int rows, int size)
     NAIVE (rmsnorm) (o + (long) r * size, x + (long) r * size, weight, size);
 }
 
+/* The residual add, then RMSNorm, per row as a transformer's block
+   writes it (llama.cpp's and vLLM's reference): X += R, then O = the
+   rmsnorm of the new X; ROWS rows of SIZE, the same WEIGHT.  */
+void
+NAIVE (add_rmsnorm_rows) (float *o, float *x, const float *r, float *weight,
+			  int rows, int size)
+{
+  for (int k = 0; k < rows; k++)
+    {
+      float *xk = x + (long) k * size;
+      const float *rk = r + (long) k * size;
+      for (int j = 0; j < size; j++)
+	xk[j] += rk[j];
+      NAIVE (rmsnorm) (o + (long) k * size, xk, weight, size);
+    }
+}
+
 /* sqrt (sum (X[i]^2)) for N floats, summed in float.  */
 float
 NAIVE (nrm2_f32) (const float *x, int n)

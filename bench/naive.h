@@ -17,6 +17,8 @@
   void naive_##sfx##_rmsnorm (float *o, float *x, float *weight, int size);    \
   void naive_##sfx##_rmsnorm_rows (float *o, float *x, float *weight,          \
 				   int rows, int size);                        \
+  void naive_##sfx##_add_rmsnorm_rows (float *o, float *x, const float *r,     \
+				       float *weight, int rows, int size);     \
   float naive_##sfx##_nrm2_f32 (const float *x, int n);                        \
   double naive_##sfx##_nrm2_f64 (const double *x, int n);                      \
   void naive_##sfx##_expm1_f32 (float *y, const float *x, int n);              \

@@ -207,6 +207,20 @@ nf_rmsnorm1p_f64 (double *y, const double *x, const double *w, size_t n,
 }
 
 void
+nf_add_rmsnorm_f32 (float *y, float *x, const float *r, const float *w,
+		    size_t n, float eps)
+{
+  NF_TBL (add_rmsnorm_f32) (y, x, r, w, n, eps);
+}
+
+void
+nf_add_rmsnorm_f64 (double *y, double *x, const double *r, const double *w,
+		    size_t n, double eps)
+{
+  NF_TBL (add_rmsnorm_f64) (y, x, r, w, n, eps);
+}
+
+void
 nf_l2normalize_f32 (float *y, const float *x, size_t n, float eps)
 {
   NF_TBL (l2normalize_f32) (y, x, n, eps);

@@ -19,8 +19,9 @@
    The sumsqd kernels (issue 19) are the sums of squared differences
    sum ((x[i] - b[i])^2) behind nf_dist_* and nf_rms_* (dist.c), B NULL
    meaning the sum of squares of X; sumsqd_acc_f32 is the float data's
-   sum in long double for the _d_f32 forms.  rmsnorm1p and l2normalize
-   are the whole public kernels, sum and scaling.
+   sum in long double for the _d_f32 forms.  rmsnorm1p, l2normalize and
+   add_rmsnorm (the residual add x += r, then RMSNorm) are the whole
+   public kernels, sum and scaling.
    Two entries have no public function of their own: exp_f32, y[i] =
    exp (x[i]) within 0.5 ulp + 2^-20 ulp (nf_expf's clones' core, which
    nf_elementwise's EXP runs), and ew_run, nf_elementwise's block
@@ -109,6 +110,14 @@ struct nf_ew_plan;
      (y, x, n, eps))                                                           \
   X (l2normalize_f64, void,                                                    \
      (double *y, const double *x, size_t n, double eps), (y, x, n, eps))       \
+  X (add_rmsnorm_f32, void,                                                    \
+     (float *y, float *x, const float *r, const float *w, size_t n,            \
+      float eps),                                                              \
+     (y, x, r, w, n, eps))                                                     \
+  X (add_rmsnorm_f64, void,                                                    \
+     (double *y, double *x, const double *r, const double *w, size_t n,        \
+      double eps),                                                             \
+     (y, x, r, w, n, eps))                                                     \
   NF_KERNELS_F16 (X)
 
 /* Internal symbols stay out of the library's ABI.  */
@@ -129,6 +138,19 @@ double nf_sumsq_f16_generic (const _Float16 *x, size_t n);
 double nf_sumsq_f16_avx2 (const _Float16 *x, size_t n);
 double nf_sumsq_f16_avx512 (const _Float16 *x, size_t n);
 #endif
+
+/* Not in the table: the residual add and the sum of squares of
+   add_rmsnorm in one pass, X[i] = X[i] + R[i] rounded once to X's type
+   and stored, returning the sum of the squares of the new X: the same
+   value, bit for bit, as nf_sumsq_f32 / nf_sumsq_f64 of that instruction
+   set returns for the new X (the same accumulators in the same order),
+   so that add_rmsnorm gives rmsnorm's bits for the updated row.  */
+double nf_add_sumsq_f32_generic (float *x, const float *r, size_t n);
+double nf_add_sumsq_f32_avx2 (float *x, const float *r, size_t n);
+double nf_add_sumsq_f32_avx512 (float *x, const float *r, size_t n);
+long double nf_add_sumsq_f64_generic (double *x, const double *r, size_t n);
+long double nf_add_sumsq_f64_avx2 (double *x, const double *r, size_t n);
+long double nf_add_sumsq_f64_avx512 (double *x, const double *r, size_t n);
 
 /* Run RUN (CTX, R0, R1) over rows 0 to ROWS - 1 (ELEMS elements in
    all), split in chunks of whole rows over the thread pool when ELEMS is

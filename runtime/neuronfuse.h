@@ -240,6 +240,19 @@ void nf_rmsnorm1p_f32 (float *y, const float *x, const float *w, size_t n,
 void nf_rmsnorm1p_f64 (double *y, const double *x, const double *w,
 		       size_t n, double eps);
 
+/* Residual add then RMSNorm (vLLM's fused_add_rms_norm, llama2.c's
+   `x[i] += xb[i]` before its rmsnorm): x[i] = x[i] + r[i] for i < n,
+   each sum rounded once to the data's type and stored back into X, as
+   the loop stores it; then Y = the RMSNorm of the updated x with gain W
+   (NULL: none) and EPS, as nf_rmsnorm_* computes it (same accuracy).
+   One pass over memory for the add and the sum of squares.  y == x
+   works (y then holds the normalised row, as the loops leave it); R must
+   not overlap X or Y, W must not overlap X or Y; n == 0 does nothing.  */
+void nf_add_rmsnorm_f32 (float *y, float *x, const float *r, const float *w,
+			 size_t n, float eps);
+void nf_add_rmsnorm_f64 (double *y, double *x, const double *r,
+			 const double *w, size_t n, double eps);
+
 /* L2 normalisation with a floor (PyTorch's F.normalize):
    y[i] = x[i] / fmax (sqrt (sum (x[j]^2)), eps).  The norm as nf_nrm2_*
    takes it but kept in the wider type, the floor and the quotient taken

@@ -74,6 +74,30 @@ nf_rmsnorm_f64_generic (double *y, const double *x, const double *w, size_t n,
   scale_f64 (y, x, w, n, nf_sumsq_f64_generic (x, n), eps);
 }
 
+/* The residual add, then RMSNorm: X += R (each sum rounded once and
+   stored), then Y = X * r * W as nf_rmsnorm_f32_generic computes it for
+   the new X (the same bits: the fused pass sums the squares in the same
+   order).  Y == X works: the sum is complete before the first store of
+   Y.  */
+void
+nf_add_rmsnorm_f32_generic (float *y, float *x, const float *r,
+			    const float *w, size_t n, float eps)
+{
+  if (n == 0)
+    return;
+  scale_f32 (y, x, w, n, nf_add_sumsq_f32_generic (x, r, n), eps);
+}
+
+/* The same for doubles, as nf_rmsnorm_f64_generic.  */
+void
+nf_add_rmsnorm_f64_generic (double *y, double *x, const double *r,
+			    const double *w, size_t n, double eps)
+{
+  if (n == 0)
+    return;
+  scale_f64 (y, x, w, n, nf_add_sumsq_f64_generic (x, r, n), eps);
+}
+
 #ifdef __FLT16_MAX__
 /* Y = X * r * W (W may be NULL) for N _Float16s, sum and scaling in
    double (the squares are exact there), each output rounded once.  */

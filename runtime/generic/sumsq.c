@@ -44,6 +44,22 @@ nf_sumsq_f32_generic (const float *x, size_t n)
   return s;
 }
 
+/* X[i] = X[i] + R[i] for i < N, each sum rounded once to float as the
+   loop stores it; return the sum of the squares of the new X in double,
+   the same additions in the same order as nf_sumsq_f32_generic.  */
+double
+nf_add_sumsq_f32_generic (float *x, const float *r, size_t n)
+{
+  double s = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      float v = x[i] + r[i];
+      x[i] = v;
+      s += (double) v * v;
+    }
+  return s;
+}
+
 #ifdef __FLT16_MAX__
 /* Return the sum of the squares of the _Float16s X[0..N-1] in double
    (for nf_nrm2_f16 and RMSNorm f16; not in the table).  */
@@ -88,6 +104,20 @@ nf_sumsq_acc_f32_generic (const float *x, size_t n)
   return isfinite (sum) ? sum + ((c[0] + c[1]) + (c[2] + c[3])) : sum;
 }
 
+/* *S, *C += V with Neumaier's compensation: the low part lost in the
+   new *S into *C, exact when nothing overflows (Fast2Sum on the larger
+   of the two, both non-negative).  */
+static inline void
+neumaier_add (long double *s, long double *c, long double v)
+{
+  long double t = *s + v;
+  if (*s >= v)
+    *c += (*s - t) + v;
+  else
+    *c += (v - t) + *s;
+  *s = t;
+}
+
 /* Return the sum of the squares of X[0..N-1], squared and summed in long
    double with Neumaier's compensation.  */
 long double
@@ -95,18 +125,25 @@ nf_sumsq_f64_generic (const double *x, size_t n)
 {
   long double s = 0, c = 0;
   for (size_t i = 0; i < n; i++)
-    {
-      long double v = (long double) x[i] * x[i];
-      long double t = s + v;
-      /* The low part lost in T, exact when no overflow (Fast2Sum).  */
-      if (s >= v)
-	c += (s - t) + v;
-      else
-	c += (v - t) + s;
-      s = t;
-    }
+    neumaier_add (&s, &c, (long double) x[i] * x[i]);
   /* With an Inf, S - T above is Inf - Inf = NaN in C: keep S alone, it
      is already the plain loop's Inf or NaN.  */
+  return isfinite (s) ? s + c : s;
+}
+
+/* X[i] = X[i] + R[i] for i < N, each sum rounded once to double and
+   stored; return the sum of the squares of the new X as
+   nf_sumsq_f64_generic takes it (the same bits).  */
+long double
+nf_add_sumsq_f64_generic (double *x, const double *r, size_t n)
+{
+  long double s = 0, c = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      double v = x[i] + r[i];
+      x[i] = v;
+      neumaier_add (&s, &c, (long double) v * v);
+    }
   return isfinite (s) ? s + c : s;
 }
 

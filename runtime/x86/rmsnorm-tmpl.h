@@ -330,3 +330,29 @@ NF_SFX (nf_l2normalize_f64) (double *y, const double *x, size_t n,
 #undef NF_SCALE_L2
 }
 
+/* The residual add, then RMSNorm (vLLM's fused_add_rms_norm): X += R,
+   each sum rounded once to the data's type and stored, then Y = the
+   RMSNorm of the new X.  Two passes over the row: the first adds,
+   stores X and sums the squares from the registers (nf_add_sumsq_*,
+   sumsq-tmpl.h); the second, the scaling of nf_rmsnorm_*, reads the new
+   X again (from L1 or L2 for rows of a few thousand) with W.  The sum is
+   the one nf_sumsq_* takes of the new X, so Y is bit for bit what
+   nf_rmsnorm_* gives for it, with its bounds and its special values.
+   Y == X works (the sum is complete before Y is written).  */
+void
+NF_SFX (nf_add_rmsnorm_f32) (float *y, float *x, const float *r,
+			     const float *w, size_t n, float eps)
+{
+  if (n == 0)
+    return;
+  scale_f32 (y, x, w, n, NF_SFX (nf_add_sumsq_f32) (x, r, n), eps, 0);
+}
+
+void
+NF_SFX (nf_add_rmsnorm_f64) (double *y, double *x, const double *r,
+			     const double *w, size_t n, double eps)
+{
+  if (n == 0)
+    return;
+  scale_f64 (y, x, w, n, NF_SFX (nf_add_sumsq_f64) (x, r, n), eps, 0);
+}

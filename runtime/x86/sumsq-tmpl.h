@@ -93,24 +93,30 @@ combine (const vd *s, const vd *c, int nv)
    cache-line-aligned one of X and the tail go through zero-padded
    buffers.  */
 #define NF_SUMSQ_NARROW(T, load, bp)                                          \
+  NF_SUMSQ_NARROW_X (T, load, bp, NF_PRE_NONE, NF_LD8)
+
+/* NF_SUMSQ_NARROW with two hooks for add_rmsnorm's fused pass: PRE (AT,
+   K) runs before elements [AT, AT + K) are read one vector at a time or
+   through a buffer (the head and what follows the main loop), LD8 (LOAD,
+   BP, I) defines v0 to v7, the 8 VD_N elements from I on of the main
+   loop.  The accumulators and their order are NF_SUMSQ_NARROW's
+   whatever the hooks, so a sum over the same values has the same
+   bits.  */
+#define NF_SUMSQ_NARROW_X(T, load, bp, pre, ld8)                              \
   vd a0 = vd_zero (), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,   \
      a7 = a0;                                                                 \
   size_t i = nf_align_head (x, 64, sizeof *x, n);                             \
+  pre (0, i);                                                                 \
   NF_SUM_PART (T, load, bp, a2, 0, i);                                        \
   for (; i + 8 * VD_N <= n; i += 8 * VD_N)                                    \
     {                                                                         \
-      vd v0 = NF_LDD (load, bp, i), v1 = NF_LDD (load, bp, i + VD_N);         \
-      vd v2 = NF_LDD (load, bp, i + 2 * VD_N);                                \
-      vd v3 = NF_LDD (load, bp, i + 3 * VD_N);                                \
-      vd v4 = NF_LDD (load, bp, i + 4 * VD_N);                                \
-      vd v5 = NF_LDD (load, bp, i + 5 * VD_N);                                \
-      vd v6 = NF_LDD (load, bp, i + 6 * VD_N);                                \
-      vd v7 = NF_LDD (load, bp, i + 7 * VD_N);                                \
+      ld8 (load, bp, i);                                                      \
       a0 = vd_fma (v0, v0, a0), a1 = vd_fma (v1, v1, a1);                     \
       a2 = vd_fma (v2, v2, a2), a3 = vd_fma (v3, v3, a3);                     \
       a4 = vd_fma (v4, v4, a4), a5 = vd_fma (v5, v5, a5);                     \
       a6 = vd_fma (v6, v6, a6), a7 = vd_fma (v7, v7, a7);                     \
     }                                                                         \
+  pre (i, n - i);                                                             \
   for (; i + VD_N <= n; i += VD_N)                                            \
     {                                                                         \
       vd v = NF_LDD (load, bp, i);                                            \
@@ -119,6 +125,17 @@ combine (const vd *s, const vd *c, int nv)
   NF_SUM_PART (T, load, bp, a1, i, n - i);                                    \
   return hsum (vd_add (vd_add (vd_add (a0, a1), vd_add (a2, a3)),            \
 		       vd_add (vd_add (a4, a5), vd_add (a6, a7))))
+
+/* The hooks of the plain sums: nothing before, 8 loads (less BP's).  */
+#define NF_PRE_NONE(at, k) ((void) 0)
+#define NF_LD8(load, bp, i)                                                   \
+  vd v0 = NF_LDD (load, bp, i), v1 = NF_LDD (load, bp, (i) + VD_N);           \
+  vd v2 = NF_LDD (load, bp, (i) + 2 * VD_N);                                  \
+  vd v3 = NF_LDD (load, bp, (i) + 3 * VD_N);                                  \
+  vd v4 = NF_LDD (load, bp, (i) + 4 * VD_N);                                  \
+  vd v5 = NF_LDD (load, bp, (i) + 5 * VD_N);                                  \
+  vd v6 = NF_LDD (load, bp, (i) + 6 * VD_N);                                  \
+  vd v7 = NF_LDD (load, bp, (i) + 7 * VD_N)
 
 /* X[AT..AT+VD_N-1] as doubles, minus BP[AT..] unless BP is NULL.  */
 #define NF_LDD(load, bp, at)                                                  \
@@ -154,6 +171,50 @@ NF_SFX (nf_sumsqd_f32) (const float *x, const float *b, size_t n)
   if (!b)
     return NF_SFX (nf_sumsq_f32) (x, n);
   NF_SUMSQ_NARROW (float, vd_load_f32, b);
+}
+
+/* add_rmsnorm's pass (issue: residual add): X[i] = X[i] + R[i], each
+   sum rounded once to float (the loop's store), and the sum of the
+   squares of the new X.  The main loop adds four float vectors, stores
+   them and squares them widened, without reading them back; the head and
+   the rest are added first (NF_PRE_ADD), then summed from X as
+   nf_sumsq_f32 sums them.  The result is nf_sumsq_f32's for the new X,
+   bit for bit.  */
+_Static_assert (8 * VD_N == 4 * VF_N, "NF_LD8_ADD: 4 float vectors");
+
+/* X[0..K-1] += R[0..K-1] in float, VF_N at a time, then one by one.  */
+static inline void
+add_f32 (float *x, const float *r, size_t k)
+{
+  size_t j = 0;
+  for (; j + VF_N <= k; j += VF_N)
+    vf_store_f32 (x + j, vf_add (vf_load_f32 (x + j), vf_load_f32 (r + j)));
+  for (; j < k; j++)
+    x[j] = x[j] + r[j];
+}
+
+#define NF_PRE_ADD(at, k) add_f32 (x + (at), res + (at), (k))
+#define NF_LD8_ADD(load, bp, i)                                               \
+  vf f0_ = vf_add (vf_load_f32 (x + (i)), vf_load_f32 (res + (i)));             \
+  vf f1_ = vf_add (vf_load_f32 (x + (i) + VF_N),                              \
+		   vf_load_f32 (res + (i) + VF_N));                             \
+  vf f2_ = vf_add (vf_load_f32 (x + (i) + 2 * VF_N),                          \
+		   vf_load_f32 (res + (i) + 2 * VF_N));                         \
+  vf f3_ = vf_add (vf_load_f32 (x + (i) + 3 * VF_N),                          \
+		   vf_load_f32 (res + (i) + 3 * VF_N));                         \
+  vf_store_f32 (x + (i), f0_);                                                \
+  vf_store_f32 (x + (i) + VF_N, f1_);                                         \
+  vf_store_f32 (x + (i) + 2 * VF_N, f2_);                                     \
+  vf_store_f32 (x + (i) + 3 * VF_N, f3_);                                     \
+  vd v0 = vf_lo_pd (f0_), v1 = vf_hi_pd (f0_), v2 = vf_lo_pd (f1_);           \
+  vd v3 = vf_hi_pd (f1_), v4 = vf_lo_pd (f2_), v5 = vf_hi_pd (f2_);           \
+  vd v6 = vf_lo_pd (f3_), v7 = vf_hi_pd (f3_)
+
+double
+NF_SFX (nf_add_sumsq_f32) (float *x, const float *res, size_t n)
+{
+  const float *b = NULL;
+  NF_SUMSQ_NARROW_X (float, vd_load_f32, b, NF_PRE_ADD, NF_LD8_ADD);
 }
 
 #ifdef __FLT16_MAX__
@@ -210,18 +271,26 @@ NF_SFX (nf_nrm2_f16) (const _Float16 *x, size_t n)
    vectors into pair 0, the zero-padded tail into pair 1), their lanes
    combined in long double.  Sets long double R.  */
 #define NF_SUMSQ_CC(T, load, bp, step)                                         \
+  NF_SUMSQ_CC_X (T, load, bp, step, NF_LDX, NF_PRE_NONE)
+
+/* NF_SUMSQ_CC with the hooks of add_rmsnorm's fused pass: LDX (LOAD, AT)
+   is the vector of X's elements at AT, evaluated once per step, PRE (AT,
+   K) runs before the zero-padded tail [AT, AT + K) is copied.  The same
+   accumulators in the same order whatever the hooks.  */
+#define NF_SUMSQ_CC_X(T, load, bp, step, ldx, pre)                             \
   vd s0 = vd_zero (), s1 = s0, s2 = s0, s3 = s0;                               \
   vd c0 = s0, c1 = s0, c2 = s0, c3 = s0;                                       \
   size_t i = 0;                                                                \
   for (; i + 4 * VD_N <= n; i += 4 * VD_N)                                     \
     {                                                                          \
-      step (s0, c0, load (x + i), NF_LDB (load, bp, i));                       \
-      step (s1, c1, load (x + i + VD_N), NF_LDB (load, bp, i + VD_N));         \
-      step (s2, c2, load (x + i + 2 * VD_N), NF_LDB (load, bp, i + 2 * VD_N)); \
-      step (s3, c3, load (x + i + 3 * VD_N), NF_LDB (load, bp, i + 3 * VD_N)); \
+      step (s0, c0, ldx (load, i), NF_LDB (load, bp, i));                      \
+      step (s1, c1, ldx (load, i + VD_N), NF_LDB (load, bp, i + VD_N));        \
+      step (s2, c2, ldx (load, i + 2 * VD_N), NF_LDB (load, bp, i + 2 * VD_N));\
+      step (s3, c3, ldx (load, i + 3 * VD_N), NF_LDB (load, bp, i + 3 * VD_N));\
     }                                                                          \
   for (; i + VD_N <= n; i += VD_N)                                             \
-    step (s0, c0, load (x + i), NF_LDB (load, bp, i));                         \
+    step (s0, c0, ldx (load, i), NF_LDB (load, bp, i));                        \
+  pre (i, n - i);                                                              \
   if (i < n)                                                                   \
     {                                                                          \
       T bx_[VD_N] = { 0 }, bb_[VD_N] = { 0 };                                  \
@@ -232,6 +301,9 @@ NF_SFX (nf_nrm2_f16) (const _Float16 *x, size_t n)
     }                                                                          \
   vd s_[4] = { s0, s1, s2, s3 }, c_[4] = { c0, c1, c2, c3 };                   \
   long double r = combine (s_, c_, 4)
+
+/* X's vector at AT, for the plain sums.  */
+#define NF_LDX(load, at) load (x + (at))
 
 /* BP[AT..AT+VD_N-1] as doubles, zeros if BP is NULL.  */
 #define NF_LDB(load, bp, at) ((bp) ? load ((bp) + (at)) : vd_zero ())
@@ -312,6 +384,35 @@ NF_SFX (nf_sumsq_f64) (const double *x, size_t n)
 {
   const double *b = NULL;
   NF_SUMSQ_CC (double, vd_load_f64, b, NF_STEP_SQ_F64);
+  if (!isfinite (r) || r < NF_SUMSQ_F64_MIN)
+    return nf_sumsq_f64_generic (x, n);
+  return r;
+}
+
+/* add_rmsnorm's f64 pass: X[i] = X[i] + R[i] rounded once to double
+   and stored, each vector squared from the register (add_store_f64),
+   the tail added first and summed from X; the sum and its fall-back to
+   the generic kernel (on the new X) are nf_sumsq_f64's, so the result
+   is that kernel's for the new X, bit for bit.  */
+static inline vd
+add_store_f64 (double *x, const double *r)
+{
+  vd v = vd_add (vd_load_f64 (x), vd_load_f64 (r));
+  vd_store_f64 (x, v);
+  return v;
+}
+
+#define NF_LDX_ADD(load, at) add_store_f64 (x + (at), res + (at))
+#define NF_PRE_ADD64(at, k)                                                    \
+  for (size_t j_ = (at); j_ < (at) + (k); j_++)                                \
+    x[j_] = x[j_] + res[j_]
+
+long double
+NF_SFX (nf_add_sumsq_f64) (double *x, const double *res, size_t n)
+{
+  const double *b = NULL;
+  NF_SUMSQ_CC_X (double, vd_load_f64, b, NF_STEP_SQ_F64, NF_LDX_ADD,
+		 NF_PRE_ADD64);
   if (!isfinite (r) || r < NF_SUMSQ_F64_MIN)
     return nf_sumsq_f64_generic (x, n);
   return r;

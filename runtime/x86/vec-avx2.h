@@ -196,6 +196,25 @@ vf_set1 (float a)
 }
 
 static inline vf
+vf_add (vf a, vf b)
+{
+  return _mm256_add_ps (a, b);
+}
+
+/* The low and the high VD_N lanes of V, as doubles (exact).  */
+static inline vd
+vf_lo_pd (vf v)
+{
+  return _mm256_cvtps_pd (_mm256_castps256_ps128 (v));
+}
+
+static inline vd
+vf_hi_pd (vf v)
+{
+  return _mm256_cvtps_pd (_mm256_extractf128_ps (v, 1));
+}
+
+static inline vf
 vf_mul (vf a, vf b)
 {
   return _mm256_mul_ps (a, b);

@@ -192,6 +192,25 @@ vf_set1 (float a)
 }
 
 static inline vf
+vf_add (vf a, vf b)
+{
+  return _mm512_add_ps (a, b);
+}
+
+/* The low and the high VD_N lanes of V, as doubles (exact).  */
+static inline vd
+vf_lo_pd (vf v)
+{
+  return _mm512_cvtps_pd (_mm512_castps512_ps256 (v));
+}
+
+static inline vd
+vf_hi_pd (vf v)
+{
+  return _mm512_cvtps_pd (_mm512_extractf32x8_ps (v, 1));
+}
+
+static inline vf
 vf_mul (vf a, vf b)
 {
   return _mm512_mul_ps (a, b);
