@@ -170,6 +170,125 @@ nf_lp_index_wraps (const struct nf_lp *g, int k, CXType it, int64_t c)
   return jmax + c > (int64_t) UINT32_MAX;
 }
 
+/* A visitor: whether an assignment, ++ or -- writes the variable
+   D->decl, or its address is taken (D->hit).  */
+struct nf_lp_writes
+{
+  CXCursor decl;
+  bool hit;
+};
+
+static enum CXChildVisitResult
+nf_lp_writes_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_writes *d = data;
+  CXCursor kids[2];
+  (void) parent;
+  CXCursor target = clang_getNullCursor ();
+  enum CXCursorKind kind = clang_getCursorKind (c);
+  if (kind == CXCursor_BinaryOperator || kind == CXCursor_CompoundAssignOperator)
+    {
+      enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind (c);
+      if ((op == CXBinaryOperator_Assign
+	   || (op >= CXBinaryOperator_MulAssign
+	       && op <= CXBinaryOperator_OrAssign))
+	  && nf_ast_children (c, kids, 2) == 2)
+	target = kids[0];
+    }
+  else if (kind == CXCursor_UnaryOperator && nf_ast_children (c, kids, 1) == 1)
+    {
+      enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind (c);
+      if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec
+	  || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec
+	  || op == CXUnaryOperator_AddrOf)
+	target = kids[0];
+    }
+  if (!clang_Cursor_isNull (target)
+      && nf_lp_same_decl (nf_lp_var_of (target), d->decl))
+    {
+      d->hit = true;
+      return CXChildVisit_Break;
+    }
+  return CXChildVisit_Recurse;
+}
+
+/* A visitor: whether a loop holds the loop [D->begin, D->end) (D->hit).  */
+struct nf_lp_nest
+{
+  size_t begin, end;
+  bool hit;
+};
+
+static enum CXChildVisitResult
+nf_lp_nest_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_nest *d = data;
+  (void) parent;
+  enum CXCursorKind kind = clang_getCursorKind (c);
+  size_t b = nf_ast_begin (c), e = nf_ast_end (c);
+  /* Strictly around it (a cursor of the loop itself may not compare
+     equal to D->loop: its extent does).  */
+  if ((kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt
+       || kind == CXCursor_DoStmt)
+      && b <= d->begin && e >= d->end && (b < d->begin || e > d->end))
+    {
+      d->hit = true;
+      return CXChildVisit_Break;
+    }
+  return CXChildVisit_Recurse;
+}
+
+/* Step 1: whether KIDS, the factors of j * s in loop K, have a step S
+   only the run time knows, which the call assumes to be 1 and its guard
+   tests (G->unit_steps), as the plugin's nf_lr_array does: S an integer
+   variable the function never writes after its declaration (nor takes
+   the address of), in a loop no other loop holds (the plugin's
+   loop_depth 1: in a nest such a step is a matrix's column).  */
+static bool
+nf_lp_run_time_step (struct nf_lp *g, CXCursor kids[2], int k)
+{
+  CXCursor f = kids[nf_lp_is_ivar (g, kids[0], k) ? 1 : 0], w;
+  f = nf_ast_strip_noop (f);
+  while (!clang_Cursor_isNull (w = nf_ast_cast_operand (f)))
+    f = nf_ast_strip_noop (w);
+  CXCursor d = nf_lp_var_of (f);
+  if (clang_Cursor_isNull (d))
+    return false;
+  CXType ty = clang_getCanonicalType (clang_getCursorType (d));
+  enum nf_elem e = nf_ast_elem (ty);
+  if ((e != NF_ELEM_I32 && e != NF_ELEM_I64) || clang_isVolatileQualifiedType (ty))
+    return false;
+  for (int j = 0; j < g->n_loops; j++)
+    if (nf_lp_same_decl (d, g->loops[j].ivar))
+      return false;
+  struct nf_lp_writes wr = { d, false };
+  clang_visitChildren (g->fn, nf_lp_writes_visit, &wr);
+  struct nf_lp_nest nest = { nf_ast_begin (g->loops[k].stmt),
+			     nf_ast_end (g->loops[k].stmt), false };
+  clang_visitChildren (g->fn, nf_lp_nest_visit, &nest);
+  if (wr.hit || nest.hit)
+    return false;
+  for (int j = 0; j < g->n_unit_steps; j++)
+    if (nf_lp_same_decl (g->unit_steps[j], d))
+      return true;
+  if (g->n_unit_steps == (int) (sizeof g->unit_steps / sizeof *g->unit_steps))
+    return false;
+  g->unit_steps[g->n_unit_steps++] = d;
+  return true;
+}
+
+void
+nf_lp_add_unit_steps (struct nf_lp_str *b, const struct nf_lp *g)
+{
+  for (int i = 0; i < g->n_unit_steps; i++)
+    {
+      CXString sp = clang_getCursorSpelling (g->unit_steps[i]);
+      nf_lp_str_add (b, "%s(%s) == 1", b->len ? " && " : "",
+		     clang_getCString (sp));
+      clang_disposeString (sp);
+    }
+}
+
 /* Step 1: whether the integer expression C is loop K's index: j, c + j,
    j + c or j - c; *OFF becomes c.  Fails G (not affine) where it may
    wrap (nf_lp_index_wraps).  */
@@ -182,12 +301,14 @@ nf_lp_index (struct nf_lp *g, CXCursor c, int k, int64_t *off)
   if (nf_lp_is_ivar (g, s, k))
     return true;
   enum CXBinaryOperatorKind op = nf_ast_binop (s);
-  /* j * incx, a stride (a constant one or one only the run time
-     knows): the plugin's near miss, unless it versions the loop for the
-     unit stride, which the tool does not yet.  */
+  /* j * incx: a step only the run time knows is assumed to be 1
+     (nf_lp_run_time_step); any other (a constant 2) is the plugin's
+     near miss.  */
   if (op == CXBinaryOperator_Mul && nf_ast_children (s, kids, 2) == 2
       && (nf_lp_is_ivar (g, kids[0], k) || nf_lp_is_ivar (g, kids[1], k)))
     {
+      if (nf_lp_run_time_step (g, kids, k))
+	return true;
       nf_lp_fail (g, NF_WHY_NOT_CONTIGUOUS);
       return false;
     }

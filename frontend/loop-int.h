@@ -82,6 +82,10 @@ struct nf_lp
   CXCursor other_store;	 /* The first scalar store of no value of the
 			    region, or a null cursor.  */
   int n_body_vars;
+  /* Run-time steps assumed to be 1 (x[i * incx], the plugin's
+     nf_lr_array): their variables, which the call's guard tests.  */
+  CXCursor unit_steps[2];
+  int n_unit_steps;
 };
 
 /* The function being scanned.  */
@@ -246,6 +250,9 @@ struct nf_lp_str
 /* Append FMT... to B, growing it as needed.  */
 void nf_lp_str_add (struct nf_lp_str *b, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
+/* Append to B G's tests that its run-time steps are 1 (loop-access.c),
+   "(s) == 1" each, joined by " && " (after one unless B is empty).  */
+void nf_lp_add_unit_steps (struct nf_lp_str *b, const struct nf_lp *g);
 /* B's text ("" when nothing was added).  */
 const char *nf_lp_str_get (const struct nf_lp_str *b);
 /* The start of the #pragma lines right before the statement at BEGIN

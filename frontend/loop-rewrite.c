@@ -398,6 +398,7 @@ nf_lp_add_guard (struct nf_lp_str *b, const struct nf_lp *g, const nf_call *c,
 		 const char *count)
 {
   struct nf_lp_str ok = { 0 };
+  nf_lp_add_unit_steps (&ok, g);
   for (int i = 0; i < c->n_overlaps; i++)
     {
       nf_value st = c->overlaps[i].store, ld = c->overlaps[i].load;
@@ -477,18 +478,40 @@ nf_lp_mulredsqrt_edits (struct nf_lp_scan *s, const struct nf_lp *g,
   nf_lp_str_add (&gone, "/* neuronfuse: loop outlined below */");
   CXCursor at
     = c->value == NF_CALL_SUMSQ ? clang_Cursor_getArgument (call, 0) : call;
+  size_t loop_end = nf_lp_stmt_end (t, span->stmts[span->first]);
   const char *why = NULL;
-  if (!nf_lp_add_call (&kernel, t, g, c, count))
+  if (g->n_unit_steps)
+    {
+      /* A run-time step: the loop runs for any other step, and the
+	 norm is the kernel's only for the unit one.  */
+      struct nf_lp_str test = { 0 };
+      nf_lp_add_unit_steps (&test, g);
+      char *loop = nf_lp_text (t, span->begin, loop_end);
+      char *orig = nf_lp_text (t, nf_ast_begin (at), nf_ast_end (at));
+      free (gone.s);
+      gone = (struct nf_lp_str){ 0 };
+      nf_lp_str_add (&gone, "if (!(%s))\n    %s", nf_lp_str_get (&test),
+		     loop ? loop : "");
+      nf_lp_str_add (&kernel, "(%s ? ", nf_lp_str_get (&test));
+      gone.oom |= !loop || test.oom;
+      kernel.oom |= !orig;
+      free (loop);
+      free (test.s);
+      if (!nf_lp_add_call (&kernel, t, g, c, count))
+	why = NF_WHY_INPUT_INSIDE;
+      nf_lp_str_add (&kernel, " : %s)", orig ? orig : "");
+      free (orig);
+    }
+  else if (!nf_lp_add_call (&kernel, t, g, c, count))
     why = NF_WHY_INPUT_INSIDE;
-  else if (gone.oom || kernel.oom)
+  if (!why && (gone.oom || kernel.oom))
     why = nf_lp_rewrite_oom (s);
-  else
+  if (!why)
     {
       nf_edits_begin (t->edits);
       if (!nf_lp_norm_call_alone (s, g, call, span))
 	nf_edits_refuse (t->edits);
-      nf_edits_add (t->edits, span->begin,
-		    nf_lp_stmt_end (t, span->stmts[span->first]), gone.s);
+      nf_edits_add (t->edits, span->begin, loop_end, gone.s);
       nf_edits_add (t->edits, nf_ast_begin (at), nf_ast_end (at), kernel.s);
       if (!nf_edits_commit (t->edits))
 	why = "the norm's code is not the statement after the loop";

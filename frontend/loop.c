@@ -174,6 +174,52 @@ nf_lp_norm_candidate (struct nf_lp_scan *s, CXCursor stmt,
   return s->summed;
 }
 
+/* Whether C declares integers and pointers only, with initializers
+   free of side effects: no statement setting a floating sum's start.  */
+static bool
+nf_lp_plain_decls (CXCursor c)
+{
+  CXCursor vd[8];
+  if (clang_getCursorKind (c) != CXCursor_DeclStmt)
+    return false;
+  int n = nf_ast_children (c, vd, 8);
+  if (n < 1 || n > 8)
+    return false;
+  for (int i = 0; i < n; i++)
+    {
+      if (clang_getCursorKind (vd[i]) != CXCursor_VarDecl)
+	return false;
+      CXType ty = clang_getCanonicalType (clang_getCursorType (vd[i]));
+      enum nf_elem e = nf_ast_elem (ty);
+      if (e != NF_ELEM_I32 && e != NF_ELEM_I64 && ty.kind != CXType_Pointer)
+	return false;
+      bool effect = false;
+      CXCursor in = clang_Cursor_getVarDeclInitializer (vd[i]);
+      if (!clang_Cursor_isNull (in))
+	{
+	  nf_lp_effect_visit (in, in, &effect);
+	  clang_visitChildren (in, nf_lp_effect_visit, &effect);
+	}
+      if (effect)
+	return false;
+    }
+  return true;
+}
+
+/* The statement before the loop STMTS[I] that may set the start of its
+   sums: the one before it, past declarations of integers and pointers
+   (GSL's `double e2 = 0; size_t n = f->size, stride = f->stride; const
+   double *data = f->data;` before its loop), which set no floating
+   sum and which GIMPLE does not put between them either.  */
+static CXCursor
+nf_lp_init_stmt (CXCursor *stmts, int i)
+{
+  int j = i - 1;
+  while (j >= 0 && nf_lp_plain_decls (stmts[j]))
+    j--;
+  return j >= 0 ? stmts[j] : clang_getNullCursor ();
+}
+
 /* Step 2, after the reduction: the statements of SPAN after its first
    loop, built into G while they are scalar statements, up to and
    including a second loop (its store in *STORE) or a return (its value
@@ -228,7 +274,7 @@ nf_lp_build_norm (struct nf_lp *g, bool exits, struct nf_lp_span *span,
   if (exits)
     nf_lp_fail (g, NF_WHY_EXITS);
   CXCursor body = nf_lp_loop (g, stmts[i]);
-  CXCursor prev = i > 0 ? stmts[i - 1] : clang_getNullCursor ();
+  CXCursor prev = nf_lp_init_stmt (stmts, i);
   g->reduce = clang_Cursor_isNull (body) ? NF_NO_VALUE
 					 : nf_lp_reduction (g, body, prev);
   /* A fabs no square folded away is no value of the plugin's either.  */
