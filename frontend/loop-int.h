@@ -97,6 +97,8 @@ struct nf_lp_scan
   int oom;
   const nf_vars *vars;
   bool summed; /* The last loop tried was a sum's candidate.  */
+  CXCursor owner; /* What holds the statement list being scanned (a
+		     row loop: loop-rows.c).  */
 };
 
 /* Where a region is in the source, as the driver found it: what the
@@ -313,6 +315,27 @@ const char *nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
 const char *nf_lp_loop_rewrite (struct nf_lp_scan *s, struct nf_lp *g,
 				const nf_match *m,
 				const struct nf_lp_span *span);
+
+/* Note that S ran out of memory.  Returns the reason that says so.  */
+const char *nf_lp_rewrite_oom (struct nf_lp_scan *s);
+/* Append to B the argument A of the call C of G, COUNT its trip count.
+   Returns false when it has no text here.  */
+bool nf_lp_add_arg (struct nf_lp_str *b, const nf_tool *t,
+		    const struct nf_lp *g, const nf_call *c,
+		    const nf_call_arg *a, const char *count);
+
+/* --- loop-rows.c: a row loop around an RMSNorm ---------------------- */
+
+/* The RMSNorm M of G, planned as the call C on COUNT elements (its
+   loop's bound BOUND), whose SPAN would become the per-row text REP:
+   when SPAN is the body of a row loop, the row loop as one call of the
+   rows kernel (recorded, the edit made: returns 1), or its near miss
+   recorded at the row loop (returns 0, as for no row loop: the caller
+   makes the per-row rewrite).  */
+int nf_lp_rows_rewrite (struct nf_lp_scan *s, const struct nf_lp *g,
+			const nf_match *m, const nf_call *c,
+			const struct nf_lp_span *span, const char *rep,
+			const char *bound, const char *count);
 
 /* --- loop.c: the driver --------------------------------------------- */
 

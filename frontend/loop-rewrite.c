@@ -117,8 +117,7 @@ nf_lp_str_get (const struct nf_lp_str *b)
   return b->s ? b->s : "";
 }
 
-/* Note that S ran out of memory.  Returns the reason that says so.  */
-static const char *
+const char *
 nf_lp_rewrite_oom (struct nf_lp_scan *s)
 {
   s->oom = 1;
@@ -305,9 +304,7 @@ nf_lp_add_scalar (struct nf_lp_str *b, const nf_tool *t, const struct nf_lp *g,
   return text != NULL;
 }
 
-/* Append to B the argument A of the call C of G, COUNT its trip count.
-   Returns false when it has no text here.  */
-static bool
+bool
 nf_lp_add_arg (struct nf_lp_str *b, const nf_tool *t, const struct nf_lp *g,
 	       const nf_call *c, const nf_call_arg *a, const char *count)
 {
@@ -606,6 +603,14 @@ nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
     rep = nf_lp_rmsnorm_text (t, g, &c, span, count, &why);
   if (!rep && !why)
     why = nf_lp_rewrite_oom (s);
+  else if (rep && nf_lp_rows_rewrite (s, g, m, &c, span, rep, bound, count))
+    {
+      /* The row loop around it is one call (loop-rows.c).  */
+      free (rep);
+      free (bound);
+      free (count);
+      return NULL;
+    }
   else if (rep)
     {
       nf_edits_begin (t->edits);

@@ -697,6 +697,7 @@ nf_lp_visit (CXCursor c, CXCursor parent, CXClientData data)
   struct nf_lp_scan *s = data;
   if (clang_getCursorKind (c) == CXCursor_CompoundStmt)
     {
+      s->owner = parent;
       int n = nf_ast_children (c, NULL, 0);
       CXCursor *stmts = malloc ((n ? n : 1) * sizeof *stmts);
       if (!stmts)
@@ -809,7 +810,7 @@ static int
 nf_lp_function (nf_tool *t, CXCursor fn, const char *name,
 		const nf_vars *vars, void *data)
 {
-  struct nf_lp_scan s = { t, name, fn, 0, vars, false };
+  struct nf_lp_scan s = { t, name, fn, 0, vars, false, clang_getNullCursor () };
   (void) data;
   clang_visitChildren (fn, nf_lp_visit, &s);
   return s.oom ? -1 : 0;
