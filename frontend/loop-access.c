@@ -70,8 +70,8 @@ nf_lp_effect_visit (CXCursor c, CXCursor parent, CXClientData data)
    string: kept in the table, or freed.  */
 static nf_value
 nf_lp_intern (struct nf_lp *g, struct nf_lp_array *table, int *n, CXCursor c,
-	      char *text, int64_t offset, nf_type type, bool is_array,
-	      const char *why_full)
+	      CXCursor extra, char *text, int64_t offset, nf_type type,
+	      bool is_array, const char *why_full)
 {
   if (!text)
     return nf_lp_oom (g);
@@ -91,6 +91,7 @@ nf_lp_intern (struct nf_lp *g, struct nf_lp_array *table, int *n, CXCursor c,
   a->text = text;
   a->offset = offset;
   a->base = c;
+  a->extra = extra;
   CXString sp = clang_getCursorSpelling (c);
   const char *name = clang_getCString (sp);
   a->param = nf_param (g->r, name && *name ? name : text, type, is_array);
@@ -114,14 +115,28 @@ nf_lp_array (struct nf_lp *g, CXCursor base, int64_t offset, int k,
   if (effects || clang_getCursorKind (s) == CXCursor_CallExpr)
     return nf_lp_fail (g, NF_WHY_NOT_AFFINE);
   char *text = nf_lp_text (g->t, nf_ast_begin (s), nf_ast_end (s));
-  if (text && !*text)
+  CXCursor extra = g->extra;
+  char *xt = clang_Cursor_isNull (extra)
+	       ? NULL
+	       : nf_lp_text (g->t, nf_ast_begin (extra), nf_ast_end (extra));
+  if ((text && !*text) || (xt && !*xt))
     {
       /* No text of its own: the array is named inside a macro's
 	 expansion (SHR16 (X[i], 1)), which the call cannot repeat.  */
       free (text);
+      free (xt);
       return nf_lp_fail (g, NF_CLANG_WHY_MACRO);
     }
-  return nf_lp_intern (g, g->arrays, &g->n_arrays, s, text, offset,
+  if (xt && text)
+    {
+      /* The row's start: x[32 * j + l] is ((x) + (32 * j))[l].  */
+      struct nf_lp_str b = { 0 };
+      nf_lp_str_add (&b, "((%s) + (%s))", text, xt);
+      free (text);
+      text = b.s;
+    }
+  free (xt);
+  return nf_lp_intern (g, g->arrays, &g->n_arrays, s, extra, text, offset,
 		       nf_tensor1_type (elem, nf_lp_dim (g, k)), true,
 		       NF_WHY_ARRAYS);
 }
@@ -208,6 +223,33 @@ nf_lp_writes_visit (CXCursor c, CXCursor parent, CXClientData data)
     {
       d->hit = true;
       return CXChildVisit_Break;
+    }
+  return CXChildVisit_Recurse;
+}
+
+/* A visitor: whether a variable the cursor reads is written in the
+   statement D->stmt (D->hit).  */
+struct nf_lp_reads
+{
+  CXCursor stmt;
+  bool hit;
+};
+
+static enum CXChildVisitResult
+nf_lp_reads_written (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_reads *d = data;
+  (void) parent;
+  CXCursor v = nf_lp_var_of (c);
+  if (!clang_Cursor_isNull (v))
+    {
+      struct nf_lp_writes wr = { v, false };
+      clang_visitChildren (d->stmt, nf_lp_writes_visit, &wr);
+      if (wr.hit)
+	{
+	  d->hit = true;
+	  return CXChildVisit_Break;
+	}
     }
   return CXChildVisit_Recurse;
 }
@@ -332,6 +374,69 @@ nf_lp_index (struct nf_lp *g, CXCursor c, int k, int64_t *off)
   return true;
 }
 
+/* A visitor: whether a cursor refers to one of the region's loop
+   indices (D->hit).  */
+struct nf_lp_ivars
+{
+  const struct nf_lp *g;
+  bool hit;
+};
+
+static enum CXChildVisitResult
+nf_lp_ivars_visit (CXCursor c, CXCursor parent, CXClientData data)
+{
+  struct nf_lp_ivars *d = data;
+  (void) parent;
+  for (int j = 0; j < d->g->n_loops; j++)
+    if (nf_lp_is_ivar (d->g, c, j))
+      {
+	d->hit = true;
+	return CXChildVisit_Break;
+      }
+  return CXChildVisit_Recurse;
+}
+
+/* Step 1: whether the index C of loop K is A + I or I + A, I loop K's
+   index (nf_lp_index, its constant in *OFF) and A an integer from
+   outside the region (x[32 * j + l], a row of an outer loop's): no
+   index of the region's loops, no side effect, no variable the function
+   writes in loop K, in a signed or 64-bit type (GCC's analysis takes
+   those as not wrapping).  Sets *EXTRA to A.  */
+static bool
+nf_lp_outer_index (struct nf_lp *g, CXCursor c, int k, int64_t *off,
+		   CXCursor *extra)
+{
+  CXCursor kids[2];
+  CXCursor s = nf_ast_strip_noop (c);
+  CXType it = clang_getCanonicalType (clang_getCursorType (s));
+  if (nf_ast_binop (s) != CXBinaryOperator_Add || nf_ast_children (s, kids, 2) != 2
+      || (nf_ast_unsigned (it) && clang_Type_getSizeOf (it) < 8))
+    return false;
+  for (int i = 0; i < 2; i++)
+    {
+      struct nf_lp_ivars iv = { g, false };
+      CXCursor a = kids[1 - i];
+      clang_visitChildren (a, nf_lp_ivars_visit, &iv);
+      nf_lp_ivars_visit (a, a, &iv);
+      bool effect = false;
+      clang_visitChildren (a, nf_lp_effect_visit, &effect);
+      nf_lp_effect_visit (a, a, &effect);
+      enum nf_elem e = nf_ast_elem (clang_getCursorType (a));
+      if (iv.hit || effect || (e != NF_ELEM_I32 && e != NF_ELEM_I64)
+	  || !nf_lp_index (g, kids[i], k, off))
+	continue;
+      /* Nothing A reads may change in the loop.  */
+      struct nf_lp_reads rd = { g->loops[k].stmt, false };
+      clang_visitChildren (a, nf_lp_reads_written, &rd);
+      nf_lp_reads_written (a, a, &rd);
+      if (rd.hit)
+	return false;
+      *extra = a;
+      return true;
+    }
+  return false;
+}
+
 /* Whether the type of C is a pointer or an array.  */
 static bool
 nf_lp_is_pointer (CXCursor c)
@@ -383,11 +488,13 @@ nf_lp_access (struct nf_lp *g, CXCursor c, int k, int64_t *off)
   *off = 0;
   c = nf_ast_strip_noop (c);
   CXCursor base = null;
+  g->extra = null;
   if (clang_getCursorKind (c) == CXCursor_ArraySubscriptExpr
       && nf_ast_children (c, kids, 2) == 2 && nf_lp_is_pointer (kids[0]))
     {
       int64_t v;
-      if (!nf_lp_index (g, kids[1], k, &v))
+      if (!nf_lp_index (g, kids[1], k, &v)
+	  && (g->fail || !nf_lp_outer_index (g, kids[1], k, &v, &g->extra)))
 	return null;
       n_ivar = 1;
       base = nf_lp_pointer (g, kids[0], k, off, &n_ivar);
@@ -421,7 +528,8 @@ nf_lp_member (struct nf_lp *g, CXCursor c)
   if (elem == NF_ELEM_NONE)
     return nf_lp_fail (g, NF_WHY_INPUT_KIND);
   char *text = nf_lp_text (g->t, nf_ast_begin (c), nf_ast_end (c));
-  return nf_lp_intern (g, g->leaves, &g->n_leaves, c, text, 0,
+  return nf_lp_intern (g, g->leaves, &g->n_leaves, c, clang_getNullCursor (),
+		       text, 0,
 		       nf_scalar_type (elem), false,
 		       "the region has too many inputs");
 }

@@ -27,10 +27,14 @@
    by its source text.  */
 struct nf_lp_array
 {
-  char *text;	  /* The base expression as written (owned).  */
+  char *text;	  /* The base expression as written (owned), with the
+		     index's part from outside the region when it has
+		     one: ((x) + (32 * j)).  */
   int64_t offset; /* The element the array starts at: base[offset].  */
   nf_value param;
   CXCursor base;
+  CXCursor extra; /* That part of the index (x[32 * j + l]'s 32 * j), or
+		     a null cursor.  */
 };
 
 /* One loop of the region: for (j = 0; j < bound; j++).  */
@@ -86,6 +90,10 @@ struct nf_lp
      nf_lr_array): their variables, which the call's guard tests.  */
   CXCursor unit_steps[2];
   int n_unit_steps;
+  bool stop_at_loop; /* The norm's tail ends before a second loop.  */
+  /* The index's part from outside the region of the access
+     nf_lp_access analysed last (nf_lp_array's), or a null cursor.  */
+  CXCursor extra;
 };
 
 /* The function being scanned.  */

@@ -31,10 +31,12 @@
    text replaced by the call behind the test, the row loop with its
    per-row rewrite as the fallback.
 
-   Limitations: rows addressed in the access itself (x[r * n + j]) and
-   rows reached through a function the loop calls (the plugin sees them
-   once inlined) are not row loops here; a row pointer declared before
-   the loop and advanced by it (x += n) neither.
+   The rows may also be addressed in the accesses, x[r * n + j] (the
+   array's index part from outside the region: loop-access.c).
+
+   Limitations: rows reached through a function the loop calls (the
+   plugin sees them once inlined) are not row loops here; a row pointer
+   declared before the loop and advanced by it (x += n) neither.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -290,16 +292,23 @@ struct nf_lp_rows_arrays
   bool weight;
 };
 
-/* The array cursor of the access V of G (its base expression).  */
+/* The array of the access V of G: its base expression, and the part
+   of its index from outside the region in *EXTRA (x[r * n + j]'s
+   r * n; a null cursor: none).  A null cursor when the access starts
+   at an offset.  */
 static CXCursor
-nf_lp_rows_array (const struct nf_lp *g, nf_value v)
+nf_lp_rows_array (const struct nf_lp *g, nf_value v, CXCursor *extra)
 {
   nf_value p = nf_access_base (g->r, v);
+  *extra = clang_getNullCursor ();
   for (int i = 0; i < g->n_arrays; i++)
     if (g->arrays[i].param == p)
-      return g->arrays[i].offset == 0 && nf_access_offset (g->r, v) == 0
-	       ? g->arrays[i].base
-	       : clang_getNullCursor ();
+      {
+	if (g->arrays[i].offset != 0 || nf_access_offset (g->r, v) != 0)
+	  break;
+	*extra = g->arrays[i].extra;
+	return g->arrays[i].base;
+      }
   return clang_getNullCursor ();
 }
 
@@ -334,7 +343,8 @@ nf_lp_rows_args (const struct nf_lp_rows *w, const struct nf_lp *g,
 						: NULL;
       if (!base || arg->value == NF_NO_VALUE)
 	continue;
-      CXCursor at = nf_lp_rows_array (g, arg->value);
+      CXCursor extra;
+      CXCursor at = nf_lp_rows_array (g, arg->value, &extra);
       if (clang_Cursor_isNull (at))
 	return NF_WHY_DOT_NEST_AFFINE;
       CXCursor *step = arg->role == NF_ROLE_Y	? &a->ystep
@@ -343,7 +353,15 @@ nf_lp_rows_args (const struct nf_lp_rows *w, const struct nf_lp *g,
       bool *moves = arg->role == NF_ROLE_Y ? &my
 		    : arg->role == NF_ROLE_X ? &mx
 					     : &mw;
-      if (!nf_lp_rows_address (w, at, base, step, moves))
+      if (!clang_Cursor_isNull (extra))
+	{
+	  /* x[r * n + j]: the row r * n of the array x.  */
+	  if (nf_lp_rows_varies (w, at) || !nf_lp_rows_times_r (w, extra, step))
+	    return NF_WHY_DOT_NEST_AFFINE;
+	  *base = at;
+	  *moves = true;
+	}
+      else if (!nf_lp_rows_address (w, at, base, step, moves))
 	return NF_WHY_DOT_NEST_AFFINE;
       if (arg->role == NF_ROLE_W)
 	a->weight = true;

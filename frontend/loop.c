@@ -234,6 +234,8 @@ nf_lp_norm_tail (struct nf_lp *g, const struct nf_lp_span *span,
   for (j = span->first + 1; j < span->n && !g->fail; j++)
     {
       CXCursor c = span->stmts[j];
+      if (clang_getCursorKind (c) == CXCursor_ForStmt && g->stop_at_loop)
+	break;
       if (clang_getCursorKind (c) == CXCursor_ForStmt)
 	{
 	  CXCursor b = nf_lp_loop (g, c);
@@ -453,6 +455,13 @@ nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g,
     return *reason = g->fail, false;
   if (!nf_lp_norm_match (s, g, &m, kind, reason))
     return false;
+  /* Without the second loop (nf_lp_try), a norm whose value that loop
+     reads only.  */
+  if (g->stop_at_loop && (m.kind != NF_KIND_MULREDSQRT || m.normalize))
+    {
+      nf_match_release (&m);
+      return *reason = NULL, false;
+    }
   *kind = m.kind;
   *reason = nf_lp_norm_other_sum (g, &m);
   if (!*reason)
@@ -467,6 +476,39 @@ nf_lp_norm_decide (struct nf_lp_scan *s, struct nf_lp *g,
     *reason = nf_lp_rmsnorm_rewrite (s, g, &m, span);
   nf_match_release (&m);
   return !*reason;
+}
+
+/* Steps 2-4 again for the loop STMTS[I] (of a list of N) whose region
+   failed in the second loop: without that loop, whose reads of the
+   region's values make them escape, as the plugin's builder leaves the
+   uses it does not build (ggml's av_x = sqrtf (sum_x2 / 32) read by a
+   loop of fabsf: the RMS fuses, the loop stays).  A MulRedSqrt only.
+   Returns the number of statements rewritten (0: none, and nothing
+   recorded).  */
+static int
+nf_lp_try_without_loop (struct nf_lp_scan *s, CXCursor *stmts, int n, int i,
+			const struct nf_lp_cand *cand)
+{
+  struct nf_lp g;
+  if (!nf_lp_start (&g, s, /*map=*/false))
+    return s->oom = 1, 0;
+  g.stop_at_loop = true;
+  struct nf_lp_span span = { stmts, n, i, i, 0, 0, 0, 0, NULL };
+  nf_lp_loc (stmts[i], &span.line, &span.column);
+  nf_value store = NF_NO_VALUE;
+  enum nf_kind kind;
+  const char *reason = NULL;
+  int used = 0;
+  if (nf_lp_build_norm (&g, cand->exits, &span, &store) && !g.fail)
+    {
+      nf_lp_norm_escapes (s, &g, &span);
+      if (nf_lp_norm_decide (s, &g, &span, &kind, &reason))
+	used = span.last - i + 1;
+    }
+  if (g.oom)
+    s->oom = 1;
+  nf_lp_finish (&g);
+  return used;
 }
 
 /* Steps 1-4 for the loop STMTS[I] of a list of N statements.  Returns
@@ -496,6 +538,10 @@ nf_lp_try (struct nf_lp_scan *s, CXCursor *stmts, int n, int i)
       if (cand.square)
 	reason = g.fail ? g.fail : NF_WHY_ACCUMULATION;
     }
+  else if (g.fail && span.last > i && !g.oom
+	   && clang_getCursorKind (stmts[span.last]) == CXCursor_ForStmt
+	   && (used = nf_lp_try_without_loop (s, stmts, n, i, &cand)) > 0)
+    reason = NULL;
   else
     {
       nf_lp_norm_escapes (s, &g, &span);

@@ -128,11 +128,15 @@ void nf_rmsnorm_rows_f64 (double *y, const double *x, const double *w,
 			  size_t rows, size_t n, double eps);
 
 #ifdef __FLT16_MAX__
-/* _Float16 data; EPS is a float.  See nf_rmsnorm_f32 and _rows_f32.  */
-void nf_rmsnorm_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
-		     size_t n, float eps);
-void nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x, const _Float16 *w,
-			  size_t rows, size_t n, float eps);
+/* _Float16 data; EPS is a float.  See nf_rmsnorm_f32 and _rows_f32.
+   (__extension__, here and below: _Float16 is no ISO C type, and a
+   program built with -Wpedantic that includes this header, as the
+   rewritten source does, would be told so.)  */
+__extension__ void nf_rmsnorm_f16 (_Float16 *y, const _Float16 *x,
+				   const _Float16 *w, size_t n, float eps);
+__extension__ void nf_rmsnorm_rows_f16 (_Float16 *y, const _Float16 *x,
+					const _Float16 *w, size_t rows,
+					size_t n, float eps);
 #endif
 
 /* Softmax: with m = max x[k], y[i] = exp (x[i] - m) / sum_k exp (x[k] -
@@ -200,7 +204,7 @@ double nf_nrm2_f64 (const double *x, size_t n);
    (s);` it replaces, whose float sum errs by up to (n - 1) 2^-24 (and
    stops growing once a square is below half an ulp of it: 2^24 ones sum
    to 2^24 whatever n).  Any NaN gives NaN, else any Inf gives Inf.  */
-float nf_nrm2_f16 (const _Float16 *x, size_t n);
+__extension__ float nf_nrm2_f16 (const _Float16 *x, size_t n);
 #endif
 
 /* The Euclidean norm of floats in double, as sqrt (s) of a double sum
@@ -288,8 +292,8 @@ void nf_matvec_f64 (double *y, const double *w, const double *x, size_t d,
 float nf_dot_f32 (const float *a, const float *b, size_t n);
 double nf_dot_f64 (const double *a, const double *b, size_t n);
 #ifdef __FLT16_MAX__
-void nf_matvec_f16 (float *y, const _Float16 *w, const float *x, size_t d,
-		    size_t n);
+__extension__ void nf_matvec_f16 (float *y, const _Float16 *w, const float *x,
+				  size_t d, size_t n);
 #endif
 
 /* The instruction set the kernels run with: "avx512" (AVX-512 F, DQ, VL,
