@@ -9,6 +9,7 @@
 
 #include "ir.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -491,6 +492,23 @@ nf_canonical_binary (nf_region *r, enum nf_opcode *op, nf_value *a,
     {
       *b = nf_const (r, nf_value_type (r, *b), -nf_const_value (r, *b));
       *op = *op == NF_OP_ADD ? NF_OP_SUB : NF_OP_ADD;
+    }
+  /* x / 2^k is x * 2^-k: exact whenever 2^-k is a normal number of the
+     type, and GCC folds it so at any flags (ggml's sum_x2 / 32).  */
+  nf_type bt = nf_value_type (r, *b);
+  if (*op == NF_OP_DIV && nf_op (r, *b) == NF_OP_CONST
+      && nf_elem_is_float (bt.elem))
+    {
+      int e;
+      double c = nf_const_value (r, *b);
+      int emax = bt.elem == NF_ELEM_F16 ? 15 : bt.elem == NF_ELEM_F32 ? 127
+								      : 1023;
+      if (c != 0 && isfinite (c) && fabs (frexp (c, &e)) == 0.5
+	  && e - 1 >= -emax && e - 1 <= emax)
+	{
+	  *b = nf_const (r, bt, 1 / c);
+	  *op = NF_OP_MUL;
+	}
     }
 }
 
