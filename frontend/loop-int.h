@@ -293,6 +293,31 @@ void nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
 		   bool map, const char *const *ins, size_t n_ins,
 		   const char *out, int reduce_dim, unsigned end_line,
 		   unsigned line, unsigned column, double flops, double bytes);
+/* Append to B the run-time test under which the call C of G on COUNT
+   elements is the code's (loop-rewrite.c).  */
+void nf_lp_add_guard (struct nf_lp_str *b, const struct nf_lp *g,
+		      const nf_call *c, const char *count);
+/* The elementwise loop SPAN's one statement of G: why a value it
+   computes is used after it, or NULL with its text range in SPAN
+   (loop.c).  */
+const char *nf_lp_loop_leaves (const struct nf_lp_scan *s,
+			       const struct nf_lp *g, struct nf_lp_span *span);
+/* Build into G an elementwise loop's body BODY: the STORE, or
+   NF_NO_VALUE (loop.c).  */
+nf_value nf_lp_map_body (struct nf_lp *g, CXCursor body);
+/* The location the dumps give the loop LOOP in *LINE and *COLUMN (set
+   to its own before): the plugin's, GCC's loop location, the
+   condition's operator (loop-rows.c).  */
+void nf_lp_rows_dump_loc (const nf_tool *t, CXCursor loop, unsigned *line,
+			  unsigned *column);
+/* loop-residual.c: the residual add loop right before the RMSNorm SPAN
+   of G (match M, plan C, its rewrite REP on COUNT elements) and the
+   RMSNorm as one call of nf_add_rmsnorm_*: true when rewritten and
+   recorded (the RMSNorm's own region is the caller's to record).  */
+bool nf_lp_residual_rewrite (struct nf_lp_scan *s, const struct nf_lp *g,
+			     const nf_match *m, const nf_call *c,
+			     const struct nf_lp_span *span, const char *rep,
+			     const char *count);
 /* Loop L's bound as written, and its trip count as a size_t, in *BOUND
    and *COUNT (new strings: the caller frees them).  Returns false when
    out of memory.  */

@@ -650,18 +650,43 @@ nf_value
 nf_lp_store (struct nf_lp *g, CXCursor body)
 {
   CXCursor k[2];
-  if (nf_ast_binop (body) != CXBinaryOperator_Assign
+  enum CXBinaryOperatorKind op
+    = clang_getCursorKind (body) == CXCursor_CompoundAssignOperator
+	? clang_getCursorBinaryOperatorKind (body)
+	: nf_ast_binop (body);
+  enum nf_opcode bop = op == CXBinaryOperator_AddAssign	  ? NF_OP_ADD
+		       : op == CXBinaryOperator_SubAssign ? NF_OP_SUB
+		       : op == CXBinaryOperator_MulAssign ? NF_OP_MUL
+		       : op == CXBinaryOperator_DivAssign ? NF_OP_DIV
+							  : NF_OP_COUNT_;
+  if ((op != CXBinaryOperator_Assign && bop == NF_OP_COUNT_)
       || nf_ast_children (body, k, 2) != 2)
     return nf_lp_fail (g, "the region computes something the matchers do "
 			  "not know");
   int64_t off;
-  CXCursor base = nf_lp_access (g, k[0], g->n_loops - 1, &off);
+  int lk = g->n_loops - 1;
+  CXCursor base = nf_lp_access (g, k[0], lk, &off);
   enum nf_elem elem = nf_ast_elem (clang_getCursorType (k[0]));
   if (clang_Cursor_isNull (base) || !nf_elem_is_float (elem))
     return nf_lp_fail (g, NF_WHY_STORED_OUTSIDE);
   g->conv_floor = nf_region_n_values (g->r);
-  nf_value v = nf_lp_convert (g, nf_lp_expr (g, k[1], g->n_loops - 1), elem);
-  nf_value p = nf_lp_array (g, base, off, g->n_loops - 1, elem);
+  nf_value v;
+  if (op == CXBinaryOperator_Assign)
+    v = nf_lp_convert (g, nf_lp_expr (g, k[1], lk), elem);
+  else
+    {
+      /* y[i] op= E: y[i] read first, as GCC gimplifies it, the operation
+	 in the wider of the two types, then back to y's.  */
+      nf_value cur = nf_lp_expr (g, k[0], lk);
+      nf_value rhs = nf_lp_expr (g, k[1], lk);
+      enum nf_elem re = rhs == NF_NO_VALUE ? elem
+					   : nf_value_type (g->r, rhs).elem;
+      enum nf_elem ce = nf_elem_is_float (re) && re > elem ? re : elem;
+      v = nf_lp_convert (g, nf_lp_binary (g, bop, nf_lp_convert (g, cur, ce),
+					  nf_lp_convert (g, rhs, ce)),
+			 elem);
+    }
+  nf_value p = nf_lp_array (g, base, off, lk, elem);
   if (v == NF_NO_VALUE || p == NF_NO_VALUE)
     return NF_NO_VALUE;
   if (nf_value_type (g->r, v).rank == 0)

@@ -390,7 +390,7 @@ nf_lp_elem_size (const struct nf_lp *g, nf_value v)
    elements is the code's: each pair of C's overlaps the same elements
    (the same text: in place) or disjoint, and COUNT at least C's
    min_n; "1" when nothing is to test.  */
-static void
+void
 nf_lp_add_guard (struct nf_lp_str *b, const struct nf_lp *g, const nf_call *c,
 		 const char *count)
 {
@@ -611,6 +611,8 @@ nf_lp_rmsnorm_rewrite (struct nf_lp_scan *s, struct nf_lp *g, const nf_match *m,
       free (count);
       return NULL;
     }
+  else if (rep && nf_lp_residual_rewrite (s, g, m, &c, span, rep, count))
+    ; /* With the add before it, one call (loop-residual.c).  */
   else if (rep)
     {
       nf_edits_begin (t->edits);

@@ -538,7 +538,7 @@ nf_lp_rows_eps (const nf_tool *t, const struct nf_lp *g, const nf_call *c)
 /* The location the dumps give the row loop LOOP in *LINE and *COLUMN:
    the plugin's, GCC's loop location, the condition's operator (the `<`
    of r < rows).  Left alone when the condition is no binary operator.  */
-static void
+void
 nf_lp_rows_dump_loc (const nf_tool *t, CXCursor loop, unsigned *line,
 		     unsigned *column)
 {

@@ -588,7 +588,7 @@ nf_lp_calls_visit (CXCursor c, CXCursor parent, CXClientData data)
    the region, the induction variable declared outside it, a variable
    its body sets) or it is inside a macro expansion.  Returns that
    reason, or NULL with the loop's text range in SPAN.  */
-static const char *
+const char *
 nf_lp_loop_leaves (const struct nf_lp_scan *s, const struct nf_lp *g,
 		   struct nf_lp_span *span)
 {
@@ -627,7 +627,7 @@ nf_lp_loop_leaves (const struct nf_lp_scan *s, const struct nf_lp *g,
    set, then the store).  A variable read before the body sets it
    carries a value from the previous iteration: not built.  Returns the
    STORE, or NF_NO_VALUE.  */
-static nf_value
+nf_value
 nf_lp_map_body (struct nf_lp *g, CXCursor body)
 {
   if (clang_getCursorKind (body) != CXCursor_CompoundStmt)

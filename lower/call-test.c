@@ -11,6 +11,7 @@
 
 #include "call.h"
 #include "rows.h"
+#include "residual.h"
 #include "neuronfuse.h"
 #include "nf-check.h"
 
@@ -277,6 +278,88 @@ test_rmsnorm_rows (void)
   check_rmsnorm_rows (NF_ELEM_F16, NF_ELEM_F32, true, "nf_rmsnorm_rows_f16");
 }
 
+/* The residual add x += r then the RMSNorm of x (residual.h): the add
+   loop's own region is the add, not a copy or another array's sum; the
+   region of both plans CALLEE with Y, X, R, W, N, EPS, y against x and
+   w as RMSNorm's, x apart from r, y free to hold r.  */
+static void
+check_add_rmsnorm (enum nf_elem elem, bool weight, const char *callee)
+{
+  /* The add loop: x[i] = r[i] + x[i], and three that are not adds.  */
+  for (int k = 0; k < 4; k++)
+    {
+      nf_region *a = nf_region_new ("add");
+      nf_value np = nf_param (a, "n", nf_scalar_type (NF_ELEM_I64), false);
+      nf_type vec = nf_tensor1_type (elem, nf_sym_dim (nf_region_add_sym (a, "n",
+								      np)));
+      nf_value xp = nf_param (a, "x", vec, true);
+      nf_value rp = nf_param (a, "r", vec, true);
+      nf_value x = nf_load (a, xp, vec, k == 2 ? 1 : 0, 1, 0);
+      nf_value rv = nf_load (a, k == 3 ? xp : rp, vec, 0, 1, 0);
+      nf_value v = nf_binary (a, k == 1 ? NF_OP_MUL : NF_OP_ADD, rv, x);
+      nf_value st = nf_store (a, xp, v, 0, 1, 0);
+      nf_value gx, gr;
+      bool is_add = nf_match_residual_loop (a, st, &gx, &gr);
+      CHECK (is_add == (k == 0));
+      if (is_add)
+	CHECK (gx == xp && gr == rp);
+      nf_region_free (a);
+    }
+
+  struct nf_rmsnorm_rows_facts f;
+  memset (&f, 0, sizeof f);
+  f.function = "block";
+  f.elem = elem;
+  f.accum = elem;
+  f.eps_elem = elem;
+  f.weight = weight;
+  f.eps_const = true;
+  f.eps_value = 1e-5;
+  nf_match m;
+  const char *why;
+  nf_region *r = nf_add_rmsnorm_region (&f, "r", &m, &why);
+  if (!r)
+    fprintf (stderr, "add_rmsnorm %d: %s\n", elem, why);
+  CHECK (r != NULL && m.residual != NF_NO_VALUE);
+  nf_call_flags fl = { false, false };
+  nf_call c;
+  CHECK (nf_call_plan (r, &m, &fl, &c) == NULL);
+  CHECK (strcmp (c.callee, callee) == 0);
+  static const enum nf_role roles[6]
+    = { NF_ROLE_Y, NF_ROLE_X, NF_ROLE_X, NF_ROLE_W, NF_ROLE_N, NF_ROLE_EPS };
+  CHECK (c.nargs == 6);
+  for (int i = 0; i < 6; i++)
+    CHECK (c.args[i].role == roles[i]);
+  CHECK (c.args[1].value == m.input && c.args[2].value == m.residual
+	 && c.args[3].value == m.weight);
+  /* y against the loads of x (twice) and w, the same or apart; x's store
+     against r apart; none of y against r.  */
+  int xr = 0, yr = 0;
+  for (int i = 0; i < c.n_overlaps; i++)
+    {
+      if (c.overlaps[i].load == m.residual && c.overlaps[i].store == c.store)
+	yr++;
+      else if (c.overlaps[i].load == m.residual)
+	xr += c.overlaps[i].disjoint;
+      else
+	CHECK (c.overlaps[i].store == c.store && !c.overlaps[i].disjoint);
+    }
+  CHECK (xr == 1 && yr == 0);
+  CHECK (c.flops == (weight ? 5 : 4));
+  /* No kernel adds before Gemma's gain or rows.  */
+  m.gain_plus_one = true;
+  CHECK (nf_call_plan (r, &m, &fl, &c) != NULL);
+  nf_match_release (&m);
+  nf_region_free (r);
+}
+
+static void
+test_add_rmsnorm (void)
+{
+  check_add_rmsnorm (NF_ELEM_F32, true, "nf_add_rmsnorm_f32");
+  check_add_rmsnorm (NF_ELEM_F64, false, "nf_add_rmsnorm_f64");
+}
+
 /* y[i] = expm1 (x[i]) * alpha: nf_elementwise with one scalar.  */
 static void
 test_elementwise (void)
@@ -320,6 +403,7 @@ main (void)
   test_map ();
   test_rmsnorm ();
   test_rmsnorm_rows ();
+  test_add_rmsnorm ();
   test_elementwise ();
   CHECK (!nf_callee_known ("nf_rmsnorm_f80"));
   NF_DONE ();

@@ -11,6 +11,9 @@
 						y (ROWS * N) against x, the
 						same or disjoint; against w
 						(N) disjoint
+     RMSNorm after  x += r, then the same  Y, X, R, W, N, EPS; y against
+     a residual add (residual.h)              x and w as RMSNorm's; x
+						against r disjoint
      Elementwise    y[i] = prog (x0, x1)    Y, X0, X1, N, PROG, S0..S3;
 						y against each input
      Dot (rank 2)   y[i] = sum_j w[i][j] x[j]  Y, W, X, ROWS, N; y
@@ -40,7 +43,8 @@ enum nf_variant
   NF_VARIANT_DIST,
   NF_VARIANT_RMS,
   NF_VARIANT_NORMALIZE,
-  NF_VARIANT_GAIN1P
+  NF_VARIANT_GAIN1P,
+  NF_VARIANT_ADD
 };
 
 /* One row of callees.def.  */
@@ -281,11 +285,15 @@ nf_call_plan_rmsnorm (const nf_region *r, const nf_match *m,
   enum nf_elem elem = nf_value_type (r, m->input).elem;
   int rank = nf_value_type (r, m->input).rank;
   bool rows = rank == 2;
+  bool add = m->residual != NF_NO_VALUE;
   const struct nf_callee *k
     = nf_callee_find (NF_KIND_RMSNORM, elem, m->accum,
-		      m->gain_plus_one ? NF_VARIANT_GAIN1P
-		      : rows		? NF_VARIANT_ROWS
-					: NF_VARIANT_PLAIN);
+		      add		 ? NF_VARIANT_ADD
+		      : m->gain_plus_one ? NF_VARIANT_GAIN1P
+		      : rows		 ? NF_VARIANT_ROWS
+					 : NF_VARIANT_PLAIN);
+  if (add && (rows || m->gain_plus_one))
+    return "no fused residual add before this RMSNorm";
   if (m->gain_plus_one && rows)
     return "no fused RMSNorm of rows with the gain 1 + w";
   if (!k)
@@ -308,6 +316,8 @@ nf_call_plan_rmsnorm (const nf_region *r, const nf_match *m,
   nf_call_take (c, k);
   nf_call_arg_add (c, NF_ROLE_Y, store, elem, "y");
   nf_call_arg_add (c, NF_ROLE_X, m->input, elem, "x");
+  if (add)
+    nf_call_arg_add (c, NF_ROLE_X, m->residual, elem, "r");
   nf_call_arg_add (c, NF_ROLE_W, m->weight, elem, "w");
   if (rows)
     nf_call_arg_add (c, NF_ROLE_ROWS, NF_NO_VALUE, NF_ELEM_I64, "rows");
@@ -315,14 +325,36 @@ nf_call_plan_rmsnorm (const nf_region *r, const nf_match *m,
   nf_call_arg_add (c, NF_ROLE_EPS, m->eps,
 		   elem == NF_ELEM_F64 ? NF_ELEM_F64 : NF_ELEM_F32, "eps");
   for (nf_value ld = 0; ld < nf_region_n_values (r); ld++)
-    if (nf_op (r, ld) == NF_OP_LOAD)
+    if (nf_op (r, ld) == NF_OP_LOAD && ld != m->residual)
       {
 	if (!nf_call_overlap_add (c, ld))
 	  return NF_WHY_ARRAYS;
 	c->overlaps[c->n_overlaps - 1].disjoint
 	  = rows && nf_value_type (r, ld).rank != rank;
       }
+  /* The residual add: x is written while r is read, so the two are
+     apart; y may hold r (the kernel has read all of r before it writes
+     y, as the loops had).  */
+  for (nf_value st = 0; add && st < nf_region_n_values (r); st++)
+    if (nf_op (r, st) == NF_OP_STORE && st != store)
+      {
+	if (c->n_overlaps == NF_CALL_MAX_OVERLAPS)
+	  return NF_WHY_ARRAYS;
+	c->overlaps[c->n_overlaps].store = st;
+	c->overlaps[c->n_overlaps].load = m->residual;
+	c->overlaps[c->n_overlaps].disjoint = true;
+	c->n_overlaps++;
+      }
   c->overlap_reason = "the output partially overlaps an input";
+  if (add)
+    {
+      /* Per element: the add, the square and the sum, the scaling (and
+	 the gain); x and r read and x written, then x (and w) read and
+	 y written.  */
+      bool weighted = m->weight != NF_NO_VALUE;
+      c->flops = weighted ? 5 : 4;
+      c->bytes = (weighted ? 6 : 5) * (elem == NF_ELEM_F32 ? 4.0 : 8.0);
+    }
   return NULL;
 }
 

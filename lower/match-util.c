@@ -139,6 +139,7 @@ nf_match_init (nf_match *m, enum nf_kind kind, nf_value anchor)
   m->kind = kind;
   m->anchor = anchor;
   m->input = m->input2 = m->weight = m->eps = m->result = NF_NO_VALUE;
+  m->residual = NF_NO_VALUE;
 }
 
 bool

@@ -46,6 +46,9 @@ typedef struct nf_match
 				   is stored (an L2 normalisation with a
 				   floor, eps the floor), the result the
 				   stored quotient.  */
+  nf_value residual;		/* RMSNorm after the residual add x += r
+				   (residual.h): the LOAD of r, else
+				   NF_NO_VALUE.  */
   bool plus_zero;		/* Elementwise map: the loop stores
 				   expm1 (x) + 0.0 (the scalar rewrite's
 				   +0 for x = -0), so the call is to the

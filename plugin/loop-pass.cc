@@ -308,10 +308,10 @@ nf_loop_bb_calls_kernel (basic_block bb)
    kernel.  nf-loop leaves such loops alone; where GCC folded the
    overlap test to false (constant arguments that overlap), the call is
    gone and the loop is a candidate again, to be reported.  */
-static bool
-nf_loop_in_fallback (class loop *loop)
+bool
+nf_loop_bb_in_fallback (basic_block from, bool strict)
 {
-  for (basic_block bb = get_immediate_dominator (CDI_DOMINATORS, loop->header);
+  for (basic_block bb = get_immediate_dominator (CDI_DOMINATORS, from);
        bb && bb != ENTRY_BLOCK_PTR_FOR_FN (cfun);
        bb = get_immediate_dominator (CDI_DOMINATORS, bb))
     {
@@ -320,11 +320,20 @@ nf_loop_in_fallback (class loop *loop)
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
-	if (!dominated_by_p (CDI_DOMINATORS, loop->header, e->dest)
-	    && nf_loop_bb_calls_kernel (e->dest))
+	if (!dominated_by_p (CDI_DOMINATORS, from, e->dest)
+	    && nf_loop_bb_calls_kernel (e->dest)
+	    && (!strict
+		|| dominated_by_p (CDI_DOMINATORS, from,
+				   EDGE_SUCC (bb, EDGE_SUCC (bb, 0) == e)->dest)))
 	  return true;
     }
   return false;
+}
+
+static bool
+nf_loop_in_fallback (class loop *loop)
+{
+  return nf_loop_bb_in_fallback (loop->header, false);
 }
 
 /* Whether a program is faster than what GCC makes of an activation
@@ -559,6 +568,31 @@ nf_loop_rows_run (function *fun)
   return changed;
 }
 
+/* The RMSNorm calls of FUN that no kernel call already stands for, each
+   tried with the residual add loop before it as one call of
+   nf_add_rmsnorm_* (loop-residual.cc).  Returns true if it rewrote
+   FUN.  */
+static bool
+nf_loop_residual_run (function *fun)
+{
+  auto_vec<gcall *> calls;
+  basic_block bb;
+  bool changed = false;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (nf_loop_rows_callee_p (gsi_stmt (gsi)))
+	calls.safe_push (as_a<gcall *> (gsi_stmt (gsi)));
+  for (gcall *call : calls)
+    {
+      free_dominance_info (CDI_DOMINATORS);
+      calculate_dominance_info (CDI_DOMINATORS);
+      if (!nf_loop_bb_in_fallback (gimple_bb (call), true))
+	changed |= nf_loop_residual_attempt (call, &changed);
+    }
+  return changed;
+}
+
 /* Try every innermost loop of FUN once; EARLY for nf-early-loop.
    Returns the pass's TODO flags.  */
 static unsigned int
@@ -582,6 +616,10 @@ nf_loop_run (function *fun, bool early)
      their own were tried when made.  */
   if (!early && nf_opts.mode == NF_MODE_REWRITE)
     changed |= nf_loop_rows_run (fun);
+  /* The residual add before an RMSNorm call either instance made (in
+     this function, or in one inlined into it).  */
+  if (nf_opts.mode == NF_MODE_REWRITE)
+    changed |= nf_loop_residual_run (fun);
   /* The loops left calling the scalar functions, for the vectorizer
      (simd.cc); after the outlining, which may have changed the CFG.  */
   if (!early && nf_opts.mode == NF_MODE_REWRITE)

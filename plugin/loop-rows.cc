@@ -136,6 +136,16 @@ nf_rows_note_of (gimple *call)
 }
 
 bool
+nf_loop_rows_plain_p (gimple *call, enum nf_elem *accum)
+{
+  struct nf_rows_note *note = nf_rows_note_of (call);
+  if (!note || !note->plain)
+    return false;
+  *accum = note->accum;
+  return true;
+}
+
+bool
 nf_loop_rows_callee_p (gimple *s)
 {
   tree fn = is_gimple_call (s) ? gimple_call_fndecl (s) : NULL_TREE;

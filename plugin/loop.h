@@ -117,6 +117,18 @@ bool nf_loop_rows_callee_p (gimple *s);
    no row loop, or tried before (false).  */
 bool nf_loop_rows_attempt (gcall *call, const char **reason, bool *changed);
 
+/* Whether the per-row RMSNorm call CALL is one loop.cc made with the
+   overlap test only (nf_loop_rows_note); its sum's type in *ACCUM.  */
+bool nf_loop_rows_plain_p (gimple *call, enum nf_elem *accum);
+/* loop-residual.cc: the residual add loop right before the RMSNorm call
+   CALL (one loop.cc made) and the call, as one call of
+   nf_add_rmsnorm_*: true when fused (*CHANGED set).  */
+bool nf_loop_residual_attempt (gcall *call, bool *changed);
+/* Whether BB is in (a copy of) the fallback of a region fused before:
+   a block dominating it ends in a condition whose other way calls a
+   kernel (loop-pass.cc); STRICT: and whose way to BB dominates it (not
+   a block after the call and the fallback meet).  */
+bool nf_loop_bb_in_fallback (basic_block bb, bool strict);
 /* Record the near miss REASON of CALL's row loop.  */
 void nf_loop_rows_missed (gcall *call, const char *reason);
 

@@ -251,7 +251,9 @@ void nf_rmsnorm1p_f64 (double *y, const double *x, const double *w,
    (NULL: none) and EPS, as nf_rmsnorm_* computes it (same accuracy).
    One pass over memory for the add and the sum of squares.  y == x
    works (y then holds the normalised row, as the loops leave it); R must
-   not overlap X or Y, W must not overlap X or Y; n == 0 does nothing.  */
+   not overlap X; Y may be R or overlap it (all of R is read before Y is
+   written, as by the loops); W and Y as for nf_rmsnorm_*; n == 0 does
+   nothing.  */
 void nf_add_rmsnorm_f32 (float *y, float *x, const float *r, const float *w,
 			 size_t n, float eps);
 void nf_add_rmsnorm_f64 (double *y, double *x, const double *r,

@@ -93,6 +93,14 @@ NF_LOOP_WRAP (nf_l2normalize_f32, void,
 NF_LOOP_WRAP (nf_l2normalize_f64, void,
 	      (double *y, const double *x, size_t n, double eps),
 	      (y, x, n, eps), )
+NF_LOOP_WRAP (nf_add_rmsnorm_f32, void,
+	      (float *y, float *x, const float *r, const float *w, size_t n,
+	       float eps),
+	      (y, x, r, w, n, eps), )
+NF_LOOP_WRAP (nf_add_rmsnorm_f64, void,
+	      (double *y, double *x, const double *r, const double *w,
+	       size_t n, double eps),
+	      (y, x, r, w, n, eps), )
 NF_LOOP_WRAP (nf_rmsnorm1p_f32, void,
 	      (float *y, const float *x, const float *w, size_t n, float eps),
 	      (y, x, w, n, eps), )
