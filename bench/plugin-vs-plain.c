@@ -153,6 +153,8 @@ static const struct workload workloads[] = {
     1e-7, ALL6 (l2normalize_floor), { 0 } },
   { "RMSNorm, Gemma's gain `1 + w`", EW_F32, -2, 2, 1e-4, 1e-7,
     ALL6 (rmsnorm_gemma), { 0 } },
+  { "residual add `h[i] += r[i]`, then RMSNorm", EW_F32, -2, 2, 1e-4, 1e-7,
+    ALL6 (add_rmsnorm), { 0 } },
   { "softmax, llama2.c's, 4096 elements in place", EW_F32, -5, 5, 1e-4, 1e-10,
     ALL6 (softmax), { 0 } },
   { "softmax, attention rows of 1..64 elements", EW_F32, -5, 5, 1e-4, 1e-8,

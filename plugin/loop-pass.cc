@@ -581,7 +581,7 @@ nf_loop_residual_run (function *fun)
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
-      if (nf_loop_rows_callee_p (gsi_stmt (gsi)))
+      if (nf_loop_residual_call_p (gsi_stmt (gsi)))
 	calls.safe_push (as_a<gcall *> (gsi_stmt (gsi)));
   for (gcall *call : calls)
     {

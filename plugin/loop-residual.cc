@@ -29,10 +29,18 @@
    the block after the call, the test checking at run time that the two
    counts and the two x are the same, besides the ranges.
 
+   The RMSNorm call may also be the call of a function of the unit whose
+   body is nothing but one (nf_res_wrapper: llama2.c's rmsnorm, fused in
+   its own body by nf-early-loop, which GCC keeps out of line as it is
+   called three times): its kernel call's arguments, in terms of the
+   function's parameters, become the call's arguments; the stretch ends
+   at the call, which is the fallback.  A function GCC may replace
+   (interposable) or marked noipa is not looked into.
+
    Both instances of the loop pass try it after their loops: nf-early-
-   loop for the add and the RMSNorm written in one function, nf-loop for
-   an RMSNorm inlined after the add (its call made early, in its own
-   function).
+   loop for the add and the RMSNorm written in one function, or an
+   RMSNorm function called after it, nf-loop for an RMSNorm inlined
+   after the add (its call made early, in its own function).
 
    Limitations: an add into another array (llm.c's residual_forward
    writes out = a + b) is no update of x in place and stays; a call
@@ -64,10 +72,15 @@
 /* The stretch being matched.  */
 struct nf_res
 {
-  gcall *call;
+  gcall *call;		  /* The RMSNorm call, or the call of a function
+			     that is one (WRAPPER).  */
+  bool wrapper;
   basic_block test, join; /* The call's test, and the block after the
-			     call, where the fallback rejoins.  */
-  basic_block fallback;	  /* The test's other way.  */
+			     call, where the fallback rejoins; for a
+			     WRAPPER both the call's block, which the
+			     stretch ends in at the call.  */
+  basic_block fallback;	  /* The test's other way (NULL: a WRAPPER).  */
+  auto_vec<gimple *> stores; /* The add's stores.  */
   class loop *loop;	  /* The add.  */
   basic_block top;	  /* Where the chain's computations can go: the
 			     add's zero-trip guard, or its preheader.  */
@@ -78,14 +91,17 @@ struct nf_res
   auto_vec<gimple *> hoist; /* The chain's computations used after it.  */
 };
 
-/* Whether the statements of BB only compute (its condition aside).  */
+/* Whether the statements of BB (before UNTIL, when given) only compute
+   (its condition aside).  */
 static bool
-nf_res_pure_bb (basic_block bb)
+nf_res_pure_bb (basic_block bb, gimple *until = NULL)
 {
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
        gsi_next (&gsi))
     {
       gimple *s = gsi_stmt (gsi);
+      if (s == until)
+	break;
       if (is_gimple_debug (s) || gimple_code (s) == GIMPLE_LABEL
 	  || gimple_code (s) == GIMPLE_COND)
 	continue;
@@ -140,7 +156,8 @@ nf_res_loop_before (struct nf_res *s, basic_block test)
   basic_block bb = test;
   for (int depth = 0; depth < 8; depth++)
     {
-      if (!nf_res_pure_bb (bb) || EDGE_COUNT (bb->preds) > 2)
+      if (!nf_res_pure_bb (bb, s->wrapper && bb == test ? s->call : NULL)
+	  || EDGE_COUNT (bb->preds) > 2)
 	return NULL;
       s->chain[s->n_chain++] = bb;
       edge e, exit = NULL, other = NULL;
@@ -174,8 +191,20 @@ static bool
 nf_res_contains (const struct nf_res *s, gimple *stmt)
 {
   basic_block bb = gimple_bb (stmt);
-  return bb && bitmap_bit_p (s->blocks, bb->index)
-	 && (bb != s->join || gimple_code (stmt) == GIMPLE_PHI);
+  if (!bb || !bitmap_bit_p (s->blocks, bb->index))
+    return false;
+  if (bb != s->join || gimple_code (stmt) == GIMPLE_PHI)
+    return true;
+  /* A WRAPPER's block: up to the call.  */
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
+       s->wrapper && !gsi_end_p (gsi); gsi_next (&gsi))
+    {
+      if (gsi_stmt (gsi) == stmt)
+	return true;
+      if (gsi_stmt (gsi) == s->call)
+	break;
+    }
+  return false;
 }
 
 /* Whether the use USE of a value of the stretch S, outside it, is a
@@ -188,7 +217,7 @@ nf_res_fallback_phi_use (const struct nf_res *s, use_operand_p use)
   if (!phi)
     return false;
   edge e = gimple_phi_arg_edge (phi, PHI_ARG_INDEX_FROM_USE (use));
-  return bitmap_bit_p (s->blocks, e->src->index)
+  return s->fallback && bitmap_bit_p (s->blocks, e->src->index)
 	 && dominated_by_p (CDI_DOMINATORS, e->src, s->fallback);
 }
 
@@ -204,7 +233,7 @@ nf_res_hoistable (const struct nf_res *s, gimple *d)
   bool chain = false;
   for (int i = 0; i < s->n_chain; i++)
     chain |= gimple_bb (d) == s->chain[i];
-  if (!chain)
+  if (!chain || (gimple_bb (d) == s->join && !nf_res_contains (s, d)))
     return false;
   ssa_op_iter it;
   tree u;
@@ -275,7 +304,7 @@ nf_res_blocks (struct nf_res *s)
 	    }
 	  if (bitmap_bit_p (s->blocks, e->dest->index))
 	    continue;
-	  if (dominated_by_p (CDI_DOMINATORS, bb, s->fallback)
+	  if (s->fallback && dominated_by_p (CDI_DOMINATORS, bb, s->fallback)
 	      && !dominated_by_p (CDI_DOMINATORS, e->dest, s->fallback))
 	    continue; /* The fallback's end, threaded past JOIN.  */
 	  bitmap_set_bit (s->blocks, e->dest->index);
@@ -293,9 +322,9 @@ nf_res_blocks (struct nf_res *s)
     auto_vec<tree> defs;
     for (gphi_iterator pi = gsi_start_phis (bb); !gsi_end_p (pi); gsi_next (&pi))
       defs.safe_push (gimple_phi_result (pi.phi ()));
-    if (bb != s->join)
-      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	   gsi_next (&gsi))
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (nf_res_contains (s, gsi_stmt (gsi)))
 	if (tree lhs = gimple_get_lhs (gsi_stmt (gsi)))
 	  if (TREE_CODE (lhs) == SSA_NAME)
 	    defs.safe_push (lhs);
@@ -325,6 +354,38 @@ nf_res_blocks (struct nf_res *s)
   return true;
 }
 
+/* A walk_tree callback: whether *TP is an SSA name defined in the stretch
+   DATA.  */
+static tree
+nf_res_inside_ssa (tree *tp, int *walk_subtrees, void *data)
+{
+  const struct nf_res *s = (const struct nf_res *) data;
+  (void) walk_subtrees;
+  if (TREE_CODE (*tp) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (*tp))
+    return NULL_TREE;
+  gimple *d = SSA_NAME_DEF_STMT (*tp);
+  return gimple_bb (d) && bitmap_bit_p (s->blocks, gimple_bb (d)->index)
+	   ? *tp
+	   : NULL_TREE;
+}
+
+/* The load D after the add, valid before it: its reference, when its
+   address is known before the add and no store of the add may write it
+   (the chain only computes).  */
+static tree
+nf_res_load_at_entry (const struct nf_res *s, gimple *d)
+{
+  if (!gimple_assign_load_p (d) || !gimple_assign_single_p (d))
+    return NULL_TREE;
+  tree ref = gimple_assign_rhs1 (d);
+  if (walk_tree (&ref, nf_res_inside_ssa, (void *) s, NULL))
+    return NULL_TREE;
+  for (gimple *st : s->stores)
+    if (stmt_may_clobber_ref_p (st, ref))
+      return NULL_TREE;
+  return unshare_expr (ref);
+}
+
 /* T, valid before S->loop: itself when defined outside the stretch,
    else rebuilt from its pure definitions in it (no loads, no PHIs).  */
 static tree
@@ -338,8 +399,11 @@ nf_res_at_entry (const struct nf_res *s, tree t, int depth)
   if (SSA_NAME_IS_DEFAULT_DEF (t) || !gimple_bb (d)
       || !bitmap_bit_p (s->blocks, gimple_bb (d)->index))
     return t;
-  if (!is_gimple_assign (d) || gimple_vuse (d) || gimple_has_side_effects (d))
+  if (!is_gimple_assign (d) || gimple_has_side_effects (d)
+      || gimple_has_volatile_ops (d))
     return NULL_TREE;
+  if (gimple_vuse (d))
+    return nf_res_load_at_entry (s, d);
   enum tree_code code = gimple_assign_rhs_code (d);
   tree type = TREE_TYPE (gimple_assign_lhs (d));
   tree ops[3] = { NULL_TREE, NULL_TREE, NULL_TREE };
@@ -409,12 +473,33 @@ nf_res_label (tree t, char *buf, size_t size)
   return nf_value_name (t, buf, size);
 }
 
-/* Steps 3-5 for the stretch S of the call whose sum was of ACCUM.  */
+/* T, an expression of values of the caller (a WRAPPER's arguments
+   substituted), valid before S->loop (nf_res_at_entry on its names).  */
+static tree
+nf_res_expr_at_entry (const struct nf_res *s, tree t, int depth)
+{
+  if (!t || CONSTANT_CLASS_P (t) || TREE_CODE (t) == SSA_NAME)
+    return nf_res_at_entry (s, t, 0);
+  if (depth > 8 || !EXPR_P (t) || TREE_CODE_LENGTH (TREE_CODE (t)) > 3
+      || TREE_SIDE_EFFECTS (t))
+    return NULL_TREE;
+  tree c = copy_node (t);
+  for (int i = 0; i < TREE_CODE_LENGTH (TREE_CODE (t)); i++)
+    if (TREE_OPERAND (t, i)
+	&& !(TREE_OPERAND (c, i)
+	     = nf_res_expr_at_entry (s, TREE_OPERAND (t, i), depth + 1)))
+      return NULL_TREE;
+  return c;
+}
+
+/* Steps 3-5 for the stretch S of the call whose sum was of ACCUM; for a
+   WRAPPER, KARGS are the arguments of the RMSNorm call it stands for.  */
 static bool
-nf_res_fuse (struct nf_res *s, enum nf_elem accum, bool *changed)
+nf_res_fuse (struct nf_res *s, enum nf_elem accum, tree kargs[5],
+	     bool *changed)
 {
   gcall *call = s->call;
-  tree elt = TREE_TYPE (TREE_TYPE (gimple_call_arg (call, 0)));
+  tree elt = TREE_TYPE (TREE_TYPE (kargs ? kargs[0] : gimple_call_arg (call, 0)));
   HOST_WIDE_INT esz = tree_to_shwi (TYPE_SIZE_UNIT (elt));
   struct nf_lregion g;
   nf_value store = nf_lr_build_map (&g, s->loop, false);
@@ -436,6 +521,8 @@ nf_res_fuse (struct nf_res *s, enum nf_elem accum, bool *changed)
       if (is_gimple_call (gsi_stmt (gsi))
 	  || gimple_has_volatile_ops (gsi_stmt (gsi)))
 	ok = false;
+      else if (gimple_vdef (gsi_stmt (gsi)))
+	s->stores.safe_push (gsi_stmt (gsi));
   free (bbs);
   tree x1 = ok ? nf_res_address (&g, xp, elt) : NULL_TREE;
   tree r = ok ? nf_res_address (&g, rp, elt) : NULL_TREE;
@@ -447,10 +534,19 @@ nf_res_fuse (struct nf_res *s, enum nf_elem accum, bool *changed)
   /* The call's arguments before the loop.  */
   tree a[5];
   for (int i = 0; i < 5; i++)
-    if (!(a[i] = nf_res_at_entry (s, gimple_call_arg (call, i), 0)))
+    if (!(a[i] = kargs ? nf_res_expr_at_entry (s, kargs[i], 0)
+		       : nf_res_at_entry (s, gimple_call_arg (call, i), 0)))
       NF_RES_NOT ("an argument of the call is computed after the add");
   tree y = a[0], x = a[1], w = integer_zerop (a[2]) ? NULL_TREE : a[2];
   tree n = fold_convert (sizetype, a[3]), eps = a[4];
+  /* The add's x is the RMSNorm's, as written (a run-time test would let
+     an add into another array pass for one).  */
+  tree xs = x;
+  STRIP_NOPS (xs);
+  tree x1s = x1;
+  STRIP_NOPS (x1s);
+  if (!operand_equal_p (x1s, xs, 0))
+    NF_RES_NOT ("the add is into another array than the RMSNorm's x");
 
   /* Step 4: the region, the plan, the report.  */
   dump_user_location_t loc = find_loop_location (s->loop);
@@ -562,6 +658,7 @@ nf_res_fuse (struct nf_res *s, enum nf_elem accum, bool *changed)
   g2.n_loops = 1;
   g2.start_bb = s->loop->header;
   g2.exit_bb = s->join;
+  g2.exit_after = s->wrapper ? s->call : NULL;
   g2.blocks = s->blocks;
   g2.n_ssa = num_ssa_names;
   nf_loop_outline (&g2, &c, loc.get_location_t ());
@@ -569,60 +666,238 @@ nf_res_fuse (struct nf_res *s, enum nf_elem accum, bool *changed)
   return true;
 }
 
+/* A WRAPPER's callee, in its own function (pushed): the argument T of
+   its RMSNorm call as an expression of CALL's arguments, or NULL_TREE
+   (something else than its parameters, constants and pure operations on
+   them).  */
+static tree
+nf_res_subst (gcall *call, tree t, int depth)
+{
+  if (CONSTANT_CLASS_P (t))
+    return t;
+  if (TREE_CODE (t) != SSA_NAME || depth > 8)
+    return NULL_TREE;
+  if (SSA_NAME_IS_DEFAULT_DEF (t))
+    {
+      tree var = SSA_NAME_VAR (t);
+      unsigned i = 0;
+      tree p = DECL_ARGUMENTS (current_function_decl);
+      for (; p && p != var; p = DECL_CHAIN (p))
+	i++;
+      if (!var || TREE_CODE (var) != PARM_DECL || !p
+	  || i >= gimple_call_num_args (call))
+	return NULL_TREE;
+      return fold_convert (TREE_TYPE (t), gimple_call_arg (call, i));
+    }
+  gimple *d = SSA_NAME_DEF_STMT (t);
+  if (!is_gimple_assign (d) || gimple_vuse (d) || gimple_has_side_effects (d))
+    return NULL_TREE;
+  enum tree_code code = gimple_assign_rhs_code (d);
+  tree type = TREE_TYPE (gimple_assign_lhs (d));
+  tree ops[3] = { NULL_TREE, NULL_TREE, NULL_TREE };
+  unsigned nops = gimple_num_ops (d) - 1;
+  if (nops > 3)
+    return NULL_TREE;
+  for (unsigned i = 0; i < nops; i++)
+    if (!(ops[i] = nf_res_subst (call, gimple_op (d, i + 1), depth + 1)))
+      return NULL_TREE;
+  switch (get_gimple_rhs_class (code))
+    {
+    case GIMPLE_SINGLE_RHS:
+      return is_gimple_min_invariant (ops[0]) || TREE_CODE (ops[0]) == SSA_NAME
+	       ? ops[0]
+	       : NULL_TREE;
+    case GIMPLE_UNARY_RHS:
+      return fold_build1 (code, type, ops[0]);
+    case GIMPLE_BINARY_RHS:
+      return fold_build2 (code, type, ops[0], ops[1]);
+    case GIMPLE_TERNARY_RHS:
+      return fold_build3 (code, type, ops[0], ops[1], ops[2]);
+    default:
+      return NULL_TREE;
+    }
+}
+
+/* Whether S is a call of nf_rmsnorm_f32 or _f64.  */
+static bool
+nf_res_kernel_p (gimple *s)
+{
+  tree fn = is_gimple_call (s) ? gimple_call_fndecl (s) : NULL_TREE;
+  return fn && DECL_NAME (fn) && gimple_call_num_args (s) == 5
+	 && (strcmp (IDENTIFIER_POINTER (DECL_NAME (fn)), "nf_rmsnorm_f32") == 0
+	     || strcmp (IDENTIFIER_POINTER (DECL_NAME (fn)), "nf_rmsnorm_f64")
+		  == 0);
+}
+
+/* In a WRAPPER's callee (pushed): its RMSNorm call's arguments in terms
+   of CALL's into KARGS, when its body does nothing but that call (one
+   loop.cc made with the overlap test only) and its fallback.  */
+static bool
+nf_res_wrapper_body (gcall *call, tree kargs[5], enum nf_elem *accum)
+{
+  gimple *k = NULL;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (nf_loop_rows_callee_p (gsi_stmt (gsi)))
+	{
+	  if (k)
+	    return false;
+	  k = gsi_stmt (gsi);
+	}
+  if (!k || !nf_res_kernel_p (k) || !nf_loop_rows_plain_p (k, accum)
+      || !single_pred_p (gimple_bb (k)))
+    return false;
+  basic_block test = single_pred (gimple_bb (k));
+  if (!safe_dyn_cast<gcond *> (last_stmt (test))
+      || EDGE_COUNT (test->succs) != 2)
+    return false;
+  basic_block fb = EDGE_SUCC (test, 0)->dest == gimple_bb (k)
+		     ? EDGE_SUCC (test, 1)->dest
+		     : EDGE_SUCC (test, 0)->dest;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, fb->preds)
+    if (e->src != test && !dominated_by_p (CDI_DOMINATORS, e->src, fb))
+      return false;
+  /* Outside the fallback, nothing but computations and the call.  */
+  FOR_EACH_BB_FN (bb, cfun)
+    if (!dominated_by_p (CDI_DOMINATORS, bb, fb))
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  gimple *s = gsi_stmt (gsi);
+	  greturn *ret = dyn_cast<greturn *> (s);
+	  if (s == k || is_gimple_debug (s) || gimple_code (s) == GIMPLE_LABEL
+	      || gimple_code (s) == GIMPLE_COND
+	      || (ret && !gimple_return_retval (ret)))
+	    continue;
+	  if (!is_gimple_assign (s) || gimple_vdef (s) || gimple_vuse (s)
+	      || gimple_has_side_effects (s) || gimple_has_volatile_ops (s))
+	    return false;
+	}
+  for (int i = 0; i < 5; i++)
+    if (!(kargs[i] = nf_res_subst (call, gimple_call_arg (k, i), 0)))
+      return false;
+  return true;
+}
+
+/* Whether CALL calls a function of this unit whose body is one RMSNorm
+   call and its fallback (llama2.c's rmsnorm, fused in its own body by
+   nf-early-loop, which GCC keeps out of line): that call's arguments in
+   terms of CALL's in KARGS, its sum's type in *ACCUM.  */
+static bool
+nf_res_wrapper (gcall *call, tree kargs[5], enum nf_elem *accum)
+{
+  tree fndecl = gimple_call_fndecl (call);
+  if (!fndecl || DECL_EXTERNAL (fndecl)
+      || !VOID_TYPE_P (TREE_TYPE (TREE_TYPE (fndecl)))
+      || fndecl == current_function_decl
+      || lookup_attribute ("noipa", DECL_ATTRIBUTES (fndecl))
+      || gimple_call_num_args (call)
+	   != (unsigned) list_length (DECL_ARGUMENTS (fndecl)))
+    return false;
+  function *fn = DECL_STRUCT_FUNCTION (fndecl);
+  cgraph_node *node = cgraph_node::get (fndecl);
+  /* Not one another definition may replace (interposition).  */
+  if (!fn || !fn->cfg || !gimple_in_ssa_p (fn) || !node
+      || node->get_availability () < AVAIL_AVAILABLE)
+    return false;
+  push_cfun (fn);
+  bool had_dom = dom_info_available_p (CDI_DOMINATORS);
+  calculate_dominance_info (CDI_DOMINATORS);
+  bool ok = nf_res_wrapper_body (call, kargs, accum);
+  if (!had_dom)
+    free_dominance_info (CDI_DOMINATORS);
+  pop_cfun ();
+  return ok;
+}
+
+bool
+nf_loop_residual_call_p (gimple *s)
+{
+  tree fn = is_gimple_call (s) ? gimple_call_fndecl (s) : NULL_TREE;
+  return nf_res_kernel_p (s)
+	 || (fn && !DECL_EXTERNAL (fn) && !fndecl_built_in_p (fn)
+	     && VOID_TYPE_P (TREE_TYPE (TREE_TYPE (fn))));
+}
+
+/* Step 2 for a WRAPPER call: the stretch ends at it, in its block.  */
+static bool
+nf_res_wrapper_stretch (struct nf_res *s)
+{
+  s->test = s->join = gimple_bb (s->call);
+  s->fallback = NULL;
+  s->loop = nf_res_loop_before (s, s->test);
+  if (!s->loop)
+    NF_RES_NOT ("no loop right before the call");
+  return true;
+}
+
+/* Step 2 for a kernel call: its test after the add, and its fallback.  */
+static bool
+nf_res_kernel_stretch (struct nf_res *s)
+{
+  basic_block cb = gimple_bb (s->call);
+  if (!single_succ_p (cb) || EDGE_COUNT (cb->preds) > 2
+      || gsi_stmt (gsi_start_nondebug_after_labels_bb (cb)) != s->call)
+    NF_RES_NOT ("the call is not alone in its block");
+  s->join = single_succ (cb);
+  /* The call's test after the add (jump threading may have copied it
+     onto the way around the add: that copy stays as it is).  */
+  edge e;
+  edge_iterator ei;
+  s->loop = NULL;
+  basic_block to_call = cb;
+  FOR_EACH_EDGE (e, ei, cb->preds)
+    {
+      edge b = nf_res_back (e);
+      s->test = b->src;
+      to_call = b->dest;
+      s->n_chain = 0;
+      if (safe_dyn_cast<gcond *> (last_stmt (s->test))
+	  && EDGE_COUNT (s->test->succs) == 2
+	  && (s->loop = nf_res_loop_before (s, s->test)))
+	break;
+    }
+  if (!s->loop)
+    NF_RES_NOT ("no loop right before the call's test");
+  s->fallback = EDGE_SUCC (s->test, 0)->dest == to_call
+		  ? EDGE_SUCC (s->test, 1)->dest
+		  : EDGE_SUCC (s->test, 0)->dest;
+  /* The fallback: what the other way dominates (entered from the test
+     only, or a loop's header entered from its own latch too).  */
+  FOR_EACH_EDGE (e, ei, s->fallback->preds)
+    if (e->src != s->test
+	&& !dominated_by_p (CDI_DOMINATORS, e->src, s->fallback))
+      NF_RES_NOT ("the call's test has no fallback of its own");
+  if (s->fallback == s->join || s->fallback == to_call)
+    NF_RES_NOT ("the call's test has no fallback of its own");
+  return true;
+}
+
 bool
 nf_loop_residual_attempt (gcall *call, bool *changed)
 {
   enum nf_elem accum;
-  tree fn = gimple_call_fndecl (call);
-  if (!(nf_opts.kinds & NF_KIND_RMSNORM) || nf_opts.mode != NF_MODE_REWRITE
-      || !nf_loop_rows_plain_p (call, &accum) || !fn
-      || (strcmp (IDENTIFIER_POINTER (DECL_NAME (fn)), "nf_rmsnorm_f32") != 0
-	  && strcmp (IDENTIFIER_POINTER (DECL_NAME (fn)), "nf_rmsnorm_f64")
-	       != 0))
+  tree kargs[5];
+  if (!(nf_opts.kinds & NF_KIND_RMSNORM) || nf_opts.mode != NF_MODE_REWRITE)
+    return false;
+  struct nf_res s;
+  s.call = call;
+  s.n_chain = 0;
+  s.top = NULL;
+  s.wrapper = !nf_res_kernel_p (call);
+  if (s.wrapper ? !nf_res_wrapper (call, kargs, &accum)
+		: !nf_loop_rows_plain_p (call, &accum))
     return false;
   calculate_dominance_info (CDI_DOMINATORS);
   if (dump_file && (dump_flags & TDF_DETAILS))
     fprintf (dump_file, "neuronfuse: residual add before the call in bb %d?\n",
 	     gimple_bb (call)->index);
-  struct nf_res s;
-  s.call = call;
-  s.n_chain = 0;
-  s.top = NULL;
-  basic_block cb = gimple_bb (call);
-  if (!single_succ_p (cb) || EDGE_COUNT (cb->preds) > 2
-      || gsi_stmt (gsi_start_nondebug_after_labels_bb (cb)) != call)
-    NF_RES_NOT ("the call is not alone in its block");
-  s.join = single_succ (cb);
-  /* The call's test after the add (jump threading may have copied it
-     onto the way around the add: that copy stays as it is).  */
-  edge e;
-  edge_iterator ei;
-  s.loop = NULL;
-  basic_block to_call = cb;
-  FOR_EACH_EDGE (e, ei, cb->preds)
-    {
-      edge b = nf_res_back (e);
-      s.test = b->src;
-      to_call = b->dest;
-      s.n_chain = 0;
-      if (safe_dyn_cast<gcond *> (last_stmt (s.test))
-	  && EDGE_COUNT (s.test->succs) == 2
-	  && (s.loop = nf_res_loop_before (&s, s.test)))
-	break;
-    }
-  if (!s.loop)
-    NF_RES_NOT ("no loop right before the call's test");
-  s.fallback = EDGE_SUCC (s.test, 0)->dest == to_call
-		 ? EDGE_SUCC (s.test, 1)->dest
-		 : EDGE_SUCC (s.test, 0)->dest;
-  /* The fallback: what the other way dominates (entered from the test
-     only, or a loop's header entered from its own latch too).  */
-  FOR_EACH_EDGE (e, ei, s.fallback->preds)
-    if (e->src != s.test
-	&& !dominated_by_p (CDI_DOMINATORS, e->src, s.fallback))
-      NF_RES_NOT ("the call's test has no fallback of its own");
-  if (s.fallback == s.join || s.fallback == to_call)
-    NF_RES_NOT ("the call's test has no fallback of its own");
+  if (!(s.wrapper ? nf_res_wrapper_stretch (&s) : nf_res_kernel_stretch (&s)))
+    return false;
   s.blocks = BITMAP_ALLOC (NULL);
   bool done = false;
   if (!nf_res_blocks (&s))
@@ -632,7 +907,7 @@ nf_loop_residual_attempt (gcall *call, bool *changed)
 			    "the loop to the call is not closed\n");
     }
   else
-    done = nf_res_fuse (&s, accum, changed);
+    done = nf_res_fuse (&s, accum, s.wrapper ? kargs : NULL, changed);
   BITMAP_FREE (s.blocks);
   return done;
 }

@@ -124,6 +124,9 @@ bool nf_loop_rows_plain_p (gimple *call, enum nf_elem *accum);
    CALL (one loop.cc made) and the call, as one call of
    nf_add_rmsnorm_*: true when fused (*CHANGED set).  */
 bool nf_loop_residual_attempt (gcall *call, bool *changed);
+/* Whether S may be the RMSNorm call of nf_loop_residual_attempt: one of
+   the kernel, or of a function of this unit returning nothing.  */
+bool nf_loop_residual_call_p (gimple *s);
 /* Whether BB is in (a copy of) the fallback of a region fused before:
    a block dominating it ends in a condition whose other way calls a
    kernel (loop-pass.cc); STRICT: and whose way to BB dominates it (not

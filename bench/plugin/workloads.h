@@ -61,6 +61,7 @@ struct fw_state
   void b##_rms (float *y, const float *x, int n, float alpha);                \
   void b##_l2normalize_floor (float *y, const float *x, int n, float alpha);  \
   void b##_rmsnorm_gemma (float *y, const float *x, int n, float alpha);      \
+  void b##_add_rmsnorm (float *y, const float *x, int n, float alpha);        \
   void b##_softmax (float *y, const float *x, int n, float alpha);            \
   void b##_softmax_rows (float *y, const float *x, int n, float alpha);       \
   float b##_em1 (float v);                                                     \

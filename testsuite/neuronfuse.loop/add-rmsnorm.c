@@ -9,8 +9,6 @@
    fewer elements than the norm, run the loops.  */
 /* { dg-do run } */
 #include "nf-loop.h"
-/* The inlined copies' remarks, checked in the report at -O2 and -O3.  */
-/* { dg-prune-output "add-rmsnorm.c:(66|73):\\d+: optimized: RMSNorm: residual" } */
 
 __attribute__ ((noipa)) void
 block (float *y, float *x, const float *r, const float *w, int n)
@@ -33,8 +31,9 @@ block_f64 (double *y, double *x, const double *r, size_t n)
 }
 
 /* llama2.c's rmsnorm, once per caller, inline: GCC inlines it from -O2
-   on (at -O1 and -Os the call stays, and with it the loop before it:
-   the report checks say which).  */
+   on (the add and the inlined call fuse in nf-loop); at -O1 and -Os the
+   call stays, a call of a function that is one RMSNorm call (the add and
+   the call fuse in nf-early-loop).  */
 static inline void
 rmsnorm_attn (float *o, float *x, float *weight, int size)
 {
@@ -63,14 +62,14 @@ rmsnorm_ffn (float *o, float *x, float *weight, int size)
 __attribute__ ((noipa)) void
 attn_residual (float *x, float *xb, float *xb2, float *w, int dim)
 {
-  for (int i = 0; i < dim; i++) x[i] += xb2[i];
+  for (int i = 0; i < dim; i++) x[i] += xb2[i]; /* { dg-optimized "RMSNorm: residual add and RMSNorm outlined into a call to nf_add_rmsnorm_f32" } */
   rmsnorm_attn (xb, x, w, dim);
 }
 
 __attribute__ ((noipa)) void
 ffn_residual (float *x, float *xb, float *w, int dim)
 {
-  for (int i = 0; i < dim; i++) x[i] += xb[i];
+  for (int i = 0; i < dim; i++) x[i] += xb[i]; /* { dg-optimized "RMSNorm: residual add and RMSNorm outlined into a call to nf_add_rmsnorm_f32" } */
   rmsnorm_ffn (xb, x, w, dim);
 }
 
@@ -152,9 +151,9 @@ main (void)
   NF_DONE ();
 }
 
-/* { dg-final { nf-if-flags {^-O[23]} { nf-report-regions RMSNorm 8 } } } */
-/* { dg-final { nf-if-flags {^-O[23]} { nf-report-region RMSNorm attn_residual 66 outlined } } } */
-/* { dg-final { nf-if-flags {^-O[23]} { nf-report-region RMSNorm ffn_residual 73 outlined } } } */
-/* { dg-final { nf-report-region RMSNorm block 18 outlined } } */
-/* { dg-final { nf-report-region RMSNorm block_f64 28 outlined } } */
+/* { dg-final { nf-report-regions RMSNorm 8 } } */
+/* { dg-final { nf-report-region RMSNorm attn_residual 65 outlined } } */
+/* { dg-final { nf-report-region RMSNorm ffn_residual 72 outlined } } */
+/* { dg-final { nf-report-region RMSNorm block 16 outlined } } */
+/* { dg-final { nf-report-region RMSNorm block_f64 26 outlined } } */
 /* { dg-final { nf-report-missed-count 0 } } */
