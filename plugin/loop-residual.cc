@@ -389,45 +389,27 @@ nf_res_load_at_entry (const struct nf_res *s, gimple *d)
 /* T, valid before S->loop: itself when defined outside the stretch,
    else rebuilt from its pure definitions in it (no loads, no PHIs).  */
 static tree
-nf_res_at_entry (const struct nf_res *s, tree t, int depth)
+nf_res_at_entry_1 (tree t, void *data, int depth)
 {
+  const struct nf_res *s = (const struct nf_res *) data;
   if (!t || CONSTANT_CLASS_P (t))
     return t;
-  if (TREE_CODE (t) != SSA_NAME || depth > 8)
+  if (TREE_CODE (t) != SSA_NAME)
     return NULL_TREE;
   gimple *d = SSA_NAME_DEF_STMT (t);
   if (SSA_NAME_IS_DEFAULT_DEF (t) || !gimple_bb (d)
       || !bitmap_bit_p (s->blocks, gimple_bb (d)->index))
     return t;
-  if (!is_gimple_assign (d) || gimple_has_side_effects (d)
-      || gimple_has_volatile_ops (d))
-    return NULL_TREE;
-  if (gimple_vuse (d))
+  if (is_gimple_assign (d) && gimple_vuse (d) && !gimple_has_side_effects (d)
+      && !gimple_has_volatile_ops (d))
     return nf_res_load_at_entry (s, d);
-  enum tree_code code = gimple_assign_rhs_code (d);
-  tree type = TREE_TYPE (gimple_assign_lhs (d));
-  tree ops[3] = { NULL_TREE, NULL_TREE, NULL_TREE };
-  unsigned nops = gimple_num_ops (d) - 1;
-  if (nops > 3)
-    return NULL_TREE;
-  for (unsigned i = 0; i < nops; i++)
-    if (!(ops[i] = nf_res_at_entry (s, gimple_op (d, i + 1), depth + 1)))
-      return NULL_TREE;
-  switch (get_gimple_rhs_class (code))
-    {
-    case GIMPLE_SINGLE_RHS:
-      return is_gimple_min_invariant (ops[0]) || TREE_CODE (ops[0]) == SSA_NAME
-	       ? ops[0]
-	       : NULL_TREE;
-    case GIMPLE_UNARY_RHS:
-      return fold_build1 (code, type, ops[0]);
-    case GIMPLE_BINARY_RHS:
-      return fold_build2 (code, type, ops[0], ops[1]);
-    case GIMPLE_TERNARY_RHS:
-      return fold_build3 (code, type, ops[0], ops[1], ops[2]);
-    default:
-      return NULL_TREE;
-    }
+  return nf_loop_rebuild (d, nf_res_at_entry_1, data, depth);
+}
+
+static tree
+nf_res_at_entry (const struct nf_res *s, tree t, int depth)
+{
+  return nf_res_at_entry_1 (t, (void *) s, depth);
 }
 
 /* The address, valid before the loop, of the first element of the array
@@ -671,11 +653,12 @@ nf_res_fuse (struct nf_res *s, enum nf_elem accum, tree kargs[5],
    (something else than its parameters, constants and pure operations on
    them).  */
 static tree
-nf_res_subst (gcall *call, tree t, int depth)
+nf_res_subst_1 (tree t, void *data, int depth)
 {
+  gcall *call = (gcall *) data;
   if (CONSTANT_CLASS_P (t))
     return t;
-  if (TREE_CODE (t) != SSA_NAME || depth > 8)
+  if (TREE_CODE (t) != SSA_NAME)
     return NULL_TREE;
   if (SSA_NAME_IS_DEFAULT_DEF (t))
     {
@@ -689,33 +672,13 @@ nf_res_subst (gcall *call, tree t, int depth)
 	return NULL_TREE;
       return fold_convert (TREE_TYPE (t), gimple_call_arg (call, i));
     }
-  gimple *d = SSA_NAME_DEF_STMT (t);
-  if (!is_gimple_assign (d) || gimple_vuse (d) || gimple_has_side_effects (d))
-    return NULL_TREE;
-  enum tree_code code = gimple_assign_rhs_code (d);
-  tree type = TREE_TYPE (gimple_assign_lhs (d));
-  tree ops[3] = { NULL_TREE, NULL_TREE, NULL_TREE };
-  unsigned nops = gimple_num_ops (d) - 1;
-  if (nops > 3)
-    return NULL_TREE;
-  for (unsigned i = 0; i < nops; i++)
-    if (!(ops[i] = nf_res_subst (call, gimple_op (d, i + 1), depth + 1)))
-      return NULL_TREE;
-  switch (get_gimple_rhs_class (code))
-    {
-    case GIMPLE_SINGLE_RHS:
-      return is_gimple_min_invariant (ops[0]) || TREE_CODE (ops[0]) == SSA_NAME
-	       ? ops[0]
-	       : NULL_TREE;
-    case GIMPLE_UNARY_RHS:
-      return fold_build1 (code, type, ops[0]);
-    case GIMPLE_BINARY_RHS:
-      return fold_build2 (code, type, ops[0], ops[1]);
-    case GIMPLE_TERNARY_RHS:
-      return fold_build3 (code, type, ops[0], ops[1], ops[2]);
-    default:
-      return NULL_TREE;
-    }
+  return nf_loop_rebuild (SSA_NAME_DEF_STMT (t), nf_res_subst_1, data, depth);
+}
+
+static tree
+nf_res_subst (gcall *call, tree t, int depth)
+{
+  return nf_res_subst_1 (t, call, depth);
 }
 
 /* Whether S is a call of nf_rmsnorm_f32 or _f64.  */

@@ -197,23 +197,12 @@ nf_rows_pointer (const struct nf_rows_nest *n, tree t, tree *base, tree *step)
   return true;
 }
 
-/* T, the same on every row of OUTER, rebuilt at the row loop's entry
-   from its pure definitions inside the loop (no loads, no PHIs): a
-   constant, a value from before the loop, or operations on them;
-   NULL_TREE when it may change from row to row.  */
-static tree
-nf_rows_at_entry (class loop *outer, tree t, int depth)
+tree
+nf_loop_rebuild (gimple *d, tree (*operand) (tree, void *, int), void *data,
+		 int depth)
 {
-  if (CONSTANT_CLASS_P (t))
-    return t;
-  if (TREE_CODE (t) != SSA_NAME || depth > 8)
-    return NULL_TREE;
-  gimple *d = SSA_NAME_DEF_STMT (t);
-  if (SSA_NAME_IS_DEFAULT_DEF (t) || !gimple_bb (d)
-      || !flow_bb_inside_loop_p (outer, gimple_bb (d)))
-    return t;
   if (!is_gimple_assign (d) || gimple_vuse (d)
-      || gimple_has_side_effects (d))
+      || gimple_has_side_effects (d) || depth > 8)
     return NULL_TREE;
   enum tree_code code = gimple_assign_rhs_code (d);
   tree type = TREE_TYPE (gimple_assign_lhs (d));
@@ -222,7 +211,7 @@ nf_rows_at_entry (class loop *outer, tree t, int depth)
   if (nops > 3)
     return NULL_TREE;
   for (unsigned i = 0; i < nops; i++)
-    if (!(ops[i] = nf_rows_at_entry (outer, gimple_op (d, i + 1), depth + 1)))
+    if (!(ops[i] = operand (gimple_op (d, i + 1), data, depth + 1)))
       return NULL_TREE;
   switch (get_gimple_rhs_class (code))
     {
@@ -239,6 +228,31 @@ nf_rows_at_entry (class loop *outer, tree t, int depth)
     default:
       return NULL_TREE;
     }
+}
+
+/* T, the same on every row of the loop OUTER (DATA), rebuilt at the row
+   loop's entry from its pure definitions inside the loop (no loads, no
+   PHIs): a constant, a value from before the loop, or operations on
+   them; NULL_TREE when it may change from row to row.  */
+static tree
+nf_rows_at_entry_1 (tree t, void *data, int depth)
+{
+  class loop *outer = (class loop *) data;
+  if (CONSTANT_CLASS_P (t))
+    return t;
+  if (TREE_CODE (t) != SSA_NAME)
+    return NULL_TREE;
+  gimple *d = SSA_NAME_DEF_STMT (t);
+  if (SSA_NAME_IS_DEFAULT_DEF (t) || !gimple_bb (d)
+      || !flow_bb_inside_loop_p (outer, gimple_bb (d)))
+    return t;
+  return nf_loop_rebuild (d, nf_rows_at_entry_1, data, depth);
+}
+
+static tree
+nf_rows_at_entry (class loop *outer, tree t, int depth)
+{
+  return nf_rows_at_entry_1 (t, outer, depth);
 }
 
 /* Return false, saying why in the details dump.  */

@@ -117,6 +117,12 @@ bool nf_loop_rows_callee_p (gimple *s);
    no row loop, or tried before (false).  */
 bool nf_loop_rows_attempt (gcall *call, const char **reason, bool *changed);
 
+/* The pure assignment D (no load, no side effect) rebuilt as a tree of
+   what OPERAND (called with DATA and DEPTH + 1) gives for each of its
+   operands (NULL_TREE: cannot); NULL_TREE when D is no such assignment,
+   an operand has nothing, or DEPTH passes 8 (loop-rows.cc).  */
+tree nf_loop_rebuild (gimple *d, tree (*operand) (tree, void *, int),
+		      void *data, int depth);
 /* Whether the per-row RMSNorm call CALL is one loop.cc made with the
    overlap test only (nf_loop_rows_note); its sum's type in *ACCUM.  */
 bool nf_loop_rows_plain_p (gimple *call, enum nf_elem *accum);
