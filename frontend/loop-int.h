@@ -310,6 +310,19 @@ nf_value nf_lp_map_body (struct nf_lp *g, CXCursor body);
    condition's operator (loop-rows.c).  */
 void nf_lp_rows_dump_loc (const nf_tool *t, CXCursor loop, unsigned *line,
 			  unsigned *column);
+/* The region of the RMSNorm M of G written out as lower/ builds it, for
+   the plan and the report: the rows of a row loop (rows.h), or, with
+   R_LABEL (r's name), the residual add before it (residual.h); arrays
+   named LABELS (y, x, w: WEIGHT says whether there is one), located at
+   LINE:COLUMN; its plan in *PLAN and match in *RM (the caller releases
+   both).  NULL with *WHY the reason no call stands for it
+   (loop-rows.c).  */
+nf_region *nf_lp_rmsnorm_plan (const struct nf_lp_scan *s,
+			       const struct nf_lp *g, const nf_match *m,
+			       bool weight, const char *const labels[3],
+			       const char *r_label, unsigned line,
+			       unsigned column, nf_match *rm, nf_call *plan,
+			       const char **why);
 /* loop-residual.c: the residual add loop right before the RMSNorm SPAN
    of G (match M, plan C, its rewrite REP on COUNT elements) and the
    RMSNorm as one call of nf_add_rmsnorm_*: true when rewritten and

@@ -18,11 +18,12 @@
 					    }
 
    Steps (nf_lp_residual_rewrite): 1. the statement right before the
-   RMSNorm's first loop is a `for` loop whose region (built as an
-   elementwise loop's) is the add x[i] = x[i] + r[i] and nothing else
-   (lower/'s nf_match_residual_loop), with nothing it computes used
-   after it, over the RMSNorm's x as written; 2. lower/'s region of both
-   (nf_add_rmsnorm_region) and its plan; 3. the text: the two counts the
+   RMSNorm's first loop (past declarations that can go before it) is a
+   `for` loop whose region (built as an elementwise loop's) is the add
+   x[i] = x[i] + r[i] and nothing else (lower/'s
+   nf_match_residual_loop), with nothing it computes used after it,
+   over the RMSNorm's x as written; 2. lower/'s region of both
+   (nf_add_rmsnorm_region, through nf_lp_rmsnorm_plan) and its plan; 3. the text: the two counts the
    same and r apart from x, with the RMSNorm's own test, the add's loop
    and the RMSNorm's rewrite as the fallback; recorded as the plugin
    records it, at the add's loop (the RMSNorm's own region is recorded
@@ -122,47 +123,6 @@ nf_lp_residual_loop (struct nf_lp_scan *s, struct nf_lp *a, CXCursor *stmt,
   return strdup (nf_lp_array_text (a, rp));
 }
 
-/* Step 2: the region of the add and the RMSNorm M of G (its arrays'
-   texts YS, XS, RS, WS) at LINE:COLUMN, matched into *RM, and its plan
-   into *PLAN; NULL with *WHY set (or not: out of memory).  */
-static nf_region *
-nf_lp_residual_plan (const struct nf_lp_scan *s, const struct nf_lp *g,
-		     const nf_match *m, const char *ys, const char *xs,
-		     const char *rs, const char *ws, unsigned line,
-		     unsigned column, nf_match *rm, nf_call *plan,
-		     const char **why)
-{
-  const nf_region *r = g->r;
-  struct nf_rmsnorm_rows_facts f;
-  memset (&f, 0, sizeof f);
-  f.function = s->function;
-  f.loc = (nf_srcloc){ s->t->input, (int) line, (int) column };
-  f.x_label = xs;
-  f.y_label = ys;
-  f.w_label = ws;
-  f.elem = nf_value_type (r, m->input).elem;
-  f.accum = m->accum;
-  f.eps_elem = f.elem;
-  f.weight = ws != NULL;
-  f.eps_const = m->eps == NF_NO_VALUE || nf_op (r, m->eps) == NF_OP_CONST;
-  if (m->eps != NF_NO_VALUE && f.eps_const)
-    f.eps_value = nf_const_value (r, m->eps);
-  else if (!f.eps_const)
-    f.eps_name = "eps";
-  nf_region *rr = nf_add_rmsnorm_region (&f, rs, rm, why);
-  if (!rr)
-    return NULL;
-  nf_call_flags fl = { s->t->fast_math, s->t->associative_math,
-		       s->t->ew_vectorizer };
-  if ((*why = nf_call_plan (rr, rm, &fl, plan)))
-    {
-      nf_match_release (rm);
-      nf_region_free (rr);
-      return NULL;
-    }
-  return rr;
-}
-
 /* Step 3: the text replacing the add AS, the declarations after it up
    to BEGIN (moved before it) and the RMSNorm (REP, its rewrite) with the
    call CALLEE: the RMSNorm's call C of G with R's text RS after x.  NULL
@@ -257,8 +217,9 @@ nf_lp_residual_rewrite (struct nf_lp_scan *s, const struct nf_lp *g,
     nf_lp_rows_dump_loc (t, span->stmts[k], &dline, &dcolumn);
   nf_region *rr
     = rs && count2 && nf_lp_array_offset (g, nf_access_base (r, m->input)) == 0
-	? nf_lp_residual_plan (s, g, m, ys, xs, rs, ws, dline, dcolumn, &rm,
-			       &plan, &why)
+	? nf_lp_rmsnorm_plan (s, g, m, ws != NULL,
+			      (const char *const[3]){ ys, xs, ws }, rs, dline,
+			      dcolumn, &rm, &plan, &why)
 	: NULL;
   char *text = rr ? nf_lp_residual_text (t, g, c, plan.callee, &as,
 					 span->begin, rs, xs, count, count2,

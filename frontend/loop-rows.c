@@ -46,7 +46,7 @@
 #include "loop-int.h"
 #include "reasons.h"
 #include "record.h"
-#include "rows.h"
+#include "residual.h"
 
 /* The row loop being matched.  */
 struct nf_lp_rows
@@ -379,15 +379,11 @@ nf_lp_rows_args (const struct nf_lp_rows *w, const struct nf_lp *g,
   return NULL;
 }
 
-/* Step 3: the rank-2 region of the rows of G (the per-row match M, the
-   arrays A named LABELS, the row loop at LINE:COLUMN), its plan in *PLAN
-   and its match in *RM (the caller releases both).  NULL with *WHY the
-   reason no call stands for the rows.  */
-static nf_region *
-nf_lp_rows_plan (const struct nf_lp_scan *s, const struct nf_lp *g,
-		 const nf_match *m, const struct nf_lp_rows_arrays *a,
-		 const char *labels[3], unsigned line, unsigned column,
-		 nf_match *rm, nf_call *plan, const char **why)
+nf_region *
+nf_lp_rmsnorm_plan (const struct nf_lp_scan *s, const struct nf_lp *g,
+		    const nf_match *m, bool weight, const char *const labels[3],
+		    const char *r_label, unsigned line, unsigned column,
+		    nf_match *rm, nf_call *plan, const char **why)
 {
   const nf_region *r = g->r;
   struct nf_rmsnorm_rows_facts f;
@@ -396,17 +392,18 @@ nf_lp_rows_plan (const struct nf_lp_scan *s, const struct nf_lp *g,
   f.loc = (nf_srcloc){ s->t->input, (int) line, (int) column };
   f.x_label = labels[1];
   f.y_label = labels[0];
-  f.w_label = a->weight ? labels[2] : NULL;
+  f.w_label = weight ? labels[2] : NULL;
   f.elem = nf_value_type (r, m->input).elem;
   f.accum = g->acc_f16 ? NF_ELEM_F16 : m->accum;
   f.eps_elem = f.elem == NF_ELEM_F64 ? NF_ELEM_F64 : NF_ELEM_F32;
-  f.weight = a->weight;
+  f.weight = weight;
   f.eps_const = m->eps == NF_NO_VALUE || nf_op (r, m->eps) == NF_OP_CONST;
   if (m->eps != NF_NO_VALUE && f.eps_const)
     f.eps_value = nf_const_value (r, m->eps);
   else if (!f.eps_const)
     f.eps_name = "eps";
-  nf_region *rr = nf_rmsnorm_rows_region (&f, rm, why);
+  nf_region *rr = r_label ? nf_add_rmsnorm_region (&f, r_label, rm, why)
+			  : nf_rmsnorm_rows_region (&f, rm, why);
   if (!rr)
     return NULL;
   nf_call_flags fl = { s->t->fast_math, s->t->associative_math,
@@ -598,7 +595,8 @@ nf_lp_rows_rewrite (struct nf_lp_scan *s, const struct nf_lp *g,
       labels[i] = lb[i];
     }
   if (!why)
-    rr = nf_lp_rows_plan (s, g, m, &a, labels, dline, dcolumn, &rm, &plan,
+    rr = nf_lp_rmsnorm_plan (s, g, m, a.weight, labels, NULL, dline, dcolumn,
+			     &rm, &plan,
 			  &why);
   if (rr)
     {

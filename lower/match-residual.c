@@ -71,12 +71,10 @@ nf_add_rmsnorm_region (const struct nf_rmsnorm_rows_facts *f,
     return *why = "out of memory", NULL;
   nf_region_set_loc (r, f->loc);
   nf_type i64 = nf_scalar_type (NF_ELEM_I64);
-  nf_type acc = nf_scalar_type (f->accum);
   const char *n_name = f->n_name ? f->n_name : "n";
   nf_value np = nf_param (r, n_name, i64, false);
   nf_dim dn = nf_sym_dim (nf_region_add_sym (r, n_name, np));
   nf_type vec = nf_tensor1_type (f->elem, dn);
-  nf_type avec = nf_tensor1_type (f->accum, dn);
   nf_value xp = nf_param (r, f->x_label ? f->x_label : "x", vec, true);
   nf_value rp = nf_param (r, r_label ? r_label : "r", vec, true);
   nf_value yp = nf_param (r, f->y_label ? f->y_label : "y", vec, true);
@@ -94,28 +92,7 @@ nf_add_rmsnorm_region (const struct nf_rmsnorm_rows_facts *f,
   nf_value sum = nf_binary (r, NF_OP_ADD, x0, r0);
   nf_value xst = nf_store (r, xp, sum, 0, 1, 0);
   /* The RMSNorm's loops, reading the new x.  */
-  nf_value x = nf_load (r, xp, vec, 0, 1, 0);
-  nf_value xa = f->accum != f->elem ? nf_convert (r, x, f->accum) : x;
-  nf_value ss = nf_reduce (r, nf_binary (r, NF_OP_MUL, xa, xa),
-			   nf_const (r, acc, 0), NF_OP_ADD, 1u);
-  nf_value mean = nf_binary (r, NF_OP_DIV, ss, nf_convert (r, np, f->accum));
-  if (f->eps_elem != f->accum)
-    eps = nf_convert (r, eps, f->accum);
-  nf_value k
-    = nf_binary (r, NF_OP_DIV, nf_const (r, acc, 1),
-		 nf_unary (r, NF_OP_SQRT, nf_binary (r, NF_OP_ADD, mean, eps)));
-  nf_value xs = f->accum != f->elem ? nf_convert (r, x, f->accum) : x;
-  nf_value y = nf_binary (r, NF_OP_MUL, xs, nf_broadcast (r, k, avec));
-  if (f->weight)
-    {
-      nf_value w = nf_load (r, wp, vec, 0, 1, 0);
-      if (f->accum != f->elem)
-	w = nf_convert (r, w, f->accum);
-      y = nf_binary (r, NF_OP_MUL, y, w);
-    }
-  if (f->accum != f->elem)
-    y = nf_convert (r, y, f->elem);
-  nf_store (r, yp, y, 0, 1, 0);
+  nf_value ss = nf_rmsnorm_rows_body (r, f, xp, yp, wp, np, eps, vec, vec);
   if (ss == NF_NO_VALUE || xst == NF_NO_VALUE
       || !nf_match_rmsnorm (r, ss, m))
     {

@@ -29,6 +29,17 @@ extern "C"
     double eps_value;
   };
 
+  /* The RMSNorm of F in region R over the array XP (of type XT: rank 2
+     for rows, rank 1 for one vector) into YP, with the weight WP (of
+     type WT, when F has one), the count NP and EPS: loads, sum,
+     scaling, store.  Returns the sum of squares (the matchers'
+     anchor).  */
+  nf_value nf_rmsnorm_rows_body (nf_region *r,
+				 const struct nf_rmsnorm_rows_facts *f,
+				 nf_value xp, nf_value yp, nf_value wp,
+				 nf_value np, nf_value eps, nf_type xt,
+				 nf_type wt);
+
   /* The region (rank 2) F describes, matched as RMSNorm into *M; NULL
      with *WHY set when nf_match_rmsnorm does not take it (the caller
      frees the region and releases *M).  */

@@ -442,19 +442,6 @@ nf_res_apart (tree p, tree q, tree count, HOST_WIDE_INT esz)
 		 p));
 }
 
-/* The base name of the address T in BUF (loop-rows.cc's).  */
-static const char *
-nf_res_label (tree t, char *buf, size_t size)
-{
-  STRIP_NOPS (t);
-  while (TREE_CODE (t) == POINTER_PLUS_EXPR)
-    {
-      t = TREE_OPERAND (t, 0);
-      STRIP_NOPS (t);
-    }
-  return nf_value_name (t, buf, size);
-}
-
 /* T, an expression of values of the caller (a WRAPPER's arguments
    substituted), valid before S->loop (nf_res_at_entry on its names).  */
 static tree
@@ -542,9 +529,9 @@ nf_res_fuse (struct nf_res *s, enum nf_elem accum, tree kargs[5],
   f.loc.file = xl.file;
   f.loc.line = xl.line;
   f.loc.column = xl.column;
-  f.x_label = nf_res_label (x, xname, sizeof xname);
-  f.y_label = nf_res_label (y, yname, sizeof yname);
-  f.w_label = w ? nf_res_label (w, wname, sizeof wname) : NULL;
+  f.x_label = nf_loop_label (x, xname, sizeof xname);
+  f.y_label = nf_loop_label (y, yname, sizeof yname);
+  f.w_label = w ? nf_loop_label (w, wname, sizeof wname) : NULL;
   f.elem = TYPE_PRECISION (elt) == 32 ? NF_ELEM_F32 : NF_ELEM_F64;
   f.accum = accum;
   f.eps_elem = f.elem;
@@ -561,7 +548,7 @@ nf_res_fuse (struct nf_res *s, enum nf_elem accum, tree kargs[5],
     f.eps_name = nf_value_name (eps, ename, sizeof ename);
   nf_match mt;
   const char *why;
-  nf_region *reg = nf_add_rmsnorm_region (&f, nf_res_label (r, rname,
+  nf_region *reg = nf_add_rmsnorm_region (&f, nf_loop_label (r, rname,
 							    sizeof rname),
 					  &mt, &why);
   if (!reg)

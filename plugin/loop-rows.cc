@@ -433,8 +433,8 @@ nf_rows_elem (tree t)
 
 /* The base name of the address T (a parameter, through pointer
    arithmetic) in BUF.  */
-static const char *
-nf_rows_label (tree t, char *buf, size_t size)
+const char *
+nf_loop_label (tree t, char *buf, size_t size)
 {
   STRIP_NOPS (t);
   while (TREE_CODE (t) == POINTER_PLUS_EXPR)
@@ -462,9 +462,9 @@ nf_rows_outline (const struct nf_rows_nest *n, const struct nf_rows_note *note,
   f.loc.file = xl.file;
   f.loc.line = xl.line;
   f.loc.column = xl.column;
-  f.x_label = nf_rows_label (n->x0, xname, sizeof xname);
-  f.y_label = nf_rows_label (n->y0, yname, sizeof yname);
-  f.w_label = n->w ? nf_rows_label (n->w, wname, sizeof wname) : NULL;
+  f.x_label = nf_loop_label (n->x0, xname, sizeof xname);
+  f.y_label = nf_loop_label (n->y0, yname, sizeof yname);
+  f.w_label = n->w ? nf_loop_label (n->w, wname, sizeof wname) : NULL;
   f.elem = nf_rows_elem (n->elt);
   f.accum = note->accum;
   f.eps_elem = f.elem == NF_ELEM_F64 ? NF_ELEM_F64 : NF_ELEM_F32;

@@ -117,6 +117,9 @@ bool nf_loop_rows_callee_p (gimple *s);
    no row loop, or tried before (false).  */
 bool nf_loop_rows_attempt (gcall *call, const char **reason, bool *changed);
 
+/* The base name of the address T (a parameter, through pointer
+   arithmetic) in BUF, for the report (loop-rows.cc).  */
+const char *nf_loop_label (tree t, char *buf, size_t size);
 /* The pure assignment D (no load, no side effect) rebuilt as a tree of
    what OPERAND (called with DATA and DEPTH + 1) gives for each of its
    operands (NULL_TREE: cannot); NULL_TREE when D is no such assignment,
