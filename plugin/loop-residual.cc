@@ -848,6 +848,10 @@ nf_loop_residual_attempt (gcall *call, bool *changed)
 	     gimple_bb (call)->index);
   if (!(s.wrapper ? nf_res_wrapper_stretch (&s) : nf_res_kernel_stretch (&s)))
     return false;
+  /* An add fused already (with another copy of the call that jump
+     threading made) is in that call's fallback.  */
+  if (nf_loop_bb_in_fallback (s.loop->header, true))
+    NF_RES_NOT ("the add is in the fallback of a call");
   s.blocks = BITMAP_ALLOC (NULL);
   bool done = false;
   if (!nf_res_blocks (&s))
