@@ -69,6 +69,37 @@
     }                                                                         \
   while (0)
 
+/* The adds fused, by function and location: a copy of one (jump
+   threading, inlining after nf-early-loop fused it) is not fused
+   again.  */
+struct nf_res_done
+{
+  int fn_uid;
+  location_t locus;
+};
+static vec<nf_res_done> nf_res_fused;
+
+/* Whether the add LOOP of the current function was fused; with SET,
+   note that it is.  */
+static bool
+nf_res_fused_p (class loop *loop, bool set)
+{
+  location_t locus
+    = LOCATION_LOCUS (find_loop_location (loop).get_location_t ());
+  int uid = DECL_UID (current_function_decl);
+  if (locus == UNKNOWN_LOCATION)
+    return false;
+  for (unsigned i = 0; i < nf_res_fused.length (); i++)
+    if (nf_res_fused[i].fn_uid == uid && nf_res_fused[i].locus == locus)
+      return true;
+  if (set)
+    {
+      struct nf_res_done d = { uid, locus };
+      nf_res_fused.safe_push (d);
+    }
+  return false;
+}
+
 /* The stretch being matched.  */
 struct nf_res
 {
@@ -850,7 +881,8 @@ nf_loop_residual_attempt (gcall *call, bool *changed)
     return false;
   /* An add fused already (with another copy of the call that jump
      threading made) is in that call's fallback.  */
-  if (nf_loop_bb_in_fallback (s.loop->header, true))
+  if (nf_loop_bb_in_fallback (s.loop->header, true)
+      || nf_res_fused_p (s.loop, false))
     NF_RES_NOT ("the add is in the fallback of a call");
   s.blocks = BITMAP_ALLOC (NULL);
   bool done = false;
@@ -861,7 +893,12 @@ nf_loop_residual_attempt (gcall *call, bool *changed)
 			    "the loop to the call is not closed\n");
     }
   else
-    done = nf_res_fuse (&s, accum, s.wrapper ? kargs : NULL, changed);
+    {
+      class loop *add = s.loop;
+      done = nf_res_fuse (&s, accum, s.wrapper ? kargs : NULL, changed);
+      if (done)
+	nf_res_fused_p (add, true);
+    }
   BITMAP_FREE (s.blocks);
   return done;
 }
