@@ -293,6 +293,9 @@ void nf_lp_record (struct nf_lp_scan *s, const nf_match *m, const char *callee,
 		   bool map, const char *const *ins, size_t n_ins,
 		   const char *out, int reduce_dim, unsigned end_line,
 		   unsigned line, unsigned column, double flops, double bytes);
+/* Whether C is a declaration of one to eight variables, each of which
+   OK takes (loop.c).  */
+bool nf_lp_each_decl (CXCursor c, bool (*ok) (CXCursor var));
 /* Append to B the run-time test under which the call C of G on COUNT
    elements is the code's (loop-rewrite.c).  */
 void nf_lp_add_guard (struct nf_lp_str *b, const struct nf_lp *g,

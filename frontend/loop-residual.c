@@ -67,30 +67,23 @@ nf_lp_residual_reads (CXCursor c, CXCursor parent, CXClientData data)
    have no effect (the sum's `float ss = 0.0f;`): it may go before the
    add.  */
 static bool
+nf_lp_residual_movable_var (CXCursor v)
+{
+  CXCursor in = clang_Cursor_getVarDeclInitializer (v);
+  bool hit = false;
+  if (!clang_Cursor_isNull (in))
+    {
+      nf_lp_residual_reads (in, in, &hit);
+      if (!hit)
+	clang_visitChildren (in, nf_lp_residual_reads, &hit);
+    }
+  return !hit;
+}
+
+static bool
 nf_lp_residual_movable (CXCursor c)
 {
-  CXCursor vd[8];
-  if (clang_getCursorKind (c) != CXCursor_DeclStmt)
-    return false;
-  int n = nf_ast_children (c, vd, 8);
-  if (n < 1 || n > 8)
-    return false;
-  for (int i = 0; i < n; i++)
-    {
-      if (clang_getCursorKind (vd[i]) != CXCursor_VarDecl)
-	return false;
-      CXCursor in = clang_Cursor_getVarDeclInitializer (vd[i]);
-      bool hit = false;
-      if (!clang_Cursor_isNull (in))
-	{
-	  nf_lp_residual_reads (in, in, &hit);
-	  if (!hit)
-	    clang_visitChildren (in, nf_lp_residual_reads, &hit);
-	}
-      if (hit)
-	return false;
-    }
-  return true;
+  return nf_lp_each_decl (c, nf_lp_residual_movable_var);
 }
 
 /* Step 1: the add loop STMT of the scan S into A (started), over the

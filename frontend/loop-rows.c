@@ -192,28 +192,22 @@ nf_lp_rows_address (const struct nf_lp_rows *w, CXCursor p, CXCursor *base,
 /* Step 1: whether C declares pointers only, initialized without side
    effects (the row pointers).  */
 static bool
+nf_lp_rows_pointer_var (CXCursor v)
+{
+  CXType ty = clang_getCanonicalType (clang_getCursorType (v));
+  CXCursor in = clang_Cursor_getVarDeclInitializer (v);
+  bool effect = false;
+  if (ty.kind != CXType_Pointer || clang_Cursor_isNull (in))
+    return false;
+  nf_lp_effect_visit (in, in, &effect);
+  clang_visitChildren (in, nf_lp_effect_visit, &effect);
+  return !effect;
+}
+
+static bool
 nf_lp_rows_pointer_decls (CXCursor c)
 {
-  CXCursor vd[8];
-  if (clang_getCursorKind (c) != CXCursor_DeclStmt)
-    return false;
-  int n = nf_ast_children (c, vd, 8);
-  if (n < 1 || n > 8)
-    return false;
-  for (int i = 0; i < n; i++)
-    {
-      CXType ty = clang_getCanonicalType (clang_getCursorType (vd[i]));
-      CXCursor in = clang_Cursor_getVarDeclInitializer (vd[i]);
-      bool effect = false;
-      if (clang_getCursorKind (vd[i]) != CXCursor_VarDecl
-	  || ty.kind != CXType_Pointer || clang_Cursor_isNull (in))
-	return false;
-      nf_lp_effect_visit (in, in, &effect);
-      clang_visitChildren (in, nf_lp_effect_visit, &effect);
-      if (effect)
-	return false;
-    }
-  return true;
+  return nf_lp_each_decl (c, nf_lp_rows_pointer_var);
 }
 
 /* Step 1: whether C declares the accumulator ACC alone, from a

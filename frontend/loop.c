@@ -174,10 +174,8 @@ nf_lp_norm_candidate (struct nf_lp_scan *s, CXCursor stmt,
   return s->summed;
 }
 
-/* Whether C declares integers and pointers only, with initializers
-   free of side effects: no statement setting a floating sum's start.  */
-static bool
-nf_lp_plain_decls (CXCursor c)
+bool
+nf_lp_each_decl (CXCursor c, bool (*ok) (CXCursor var))
 {
   CXCursor vd[8];
   if (clang_getCursorKind (c) != CXCursor_DeclStmt)
@@ -186,24 +184,36 @@ nf_lp_plain_decls (CXCursor c)
   if (n < 1 || n > 8)
     return false;
   for (int i = 0; i < n; i++)
-    {
-      if (clang_getCursorKind (vd[i]) != CXCursor_VarDecl)
-	return false;
-      CXType ty = clang_getCanonicalType (clang_getCursorType (vd[i]));
-      enum nf_elem e = nf_ast_elem (ty);
-      if (e != NF_ELEM_I32 && e != NF_ELEM_I64 && ty.kind != CXType_Pointer)
-	return false;
-      bool effect = false;
-      CXCursor in = clang_Cursor_getVarDeclInitializer (vd[i]);
-      if (!clang_Cursor_isNull (in))
-	{
-	  nf_lp_effect_visit (in, in, &effect);
-	  clang_visitChildren (in, nf_lp_effect_visit, &effect);
-	}
-      if (effect)
-	return false;
-    }
+    if (clang_getCursorKind (vd[i]) != CXCursor_VarDecl || !ok (vd[i]))
+      return false;
   return true;
+}
+
+/* Whether the variable V is an integer or a pointer with an initializer
+   free of side effects.  */
+static bool
+nf_lp_plain_var (CXCursor v)
+{
+  CXType ty = clang_getCanonicalType (clang_getCursorType (v));
+  enum nf_elem e = nf_ast_elem (ty);
+  if (e != NF_ELEM_I32 && e != NF_ELEM_I64 && ty.kind != CXType_Pointer)
+    return false;
+  bool effect = false;
+  CXCursor in = clang_Cursor_getVarDeclInitializer (v);
+  if (!clang_Cursor_isNull (in))
+    {
+      nf_lp_effect_visit (in, in, &effect);
+      clang_visitChildren (in, nf_lp_effect_visit, &effect);
+    }
+  return !effect;
+}
+
+/* Whether C declares integers and pointers only, with initializers
+   free of side effects: no statement setting a floating sum's start.  */
+static bool
+nf_lp_plain_decls (CXCursor c)
+{
+  return nf_lp_each_decl (c, nf_lp_plain_var);
 }
 
 /* The statement before the loop STMTS[I] that may set the start of its
