@@ -30,6 +30,7 @@
 
 #include "dump.h"
 #include "include.h"
+#include "outdir.h"
 #include "kinds.h"
 #include "nf-clang.h"
 #include "nf-config.h"
@@ -43,9 +44,14 @@ static const char nf_help[]
     "calls.\n\n"
     "  --report=FILE   write the JSON report of the regions rewritten and "
     "missed\n"
+    "  --report=DIR/   write it into DIR (created as needed) under the "
+    "path of OUT.c\n"
+    "                  (else IN.c): one flag for a whole build\n"
     "  --dump-hlo=DIR  write each region as MHLO, StableHLO and Penguin "
     "text into\n"
-    "                  the existing directory DIR\n"
+    "                  the existing directory DIR (DIR/: under the path of "
+    "OUT.c,\n"
+    "                  else IN.c, as --report=DIR/)\n"
     "  --kinds=LIST    comma list of kinds to enable: RMSNorm, MulRedSqrt, "
     "Expm1,\n"
     "                  Log1p, or all (default)\n"
@@ -399,13 +405,23 @@ nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli, CXIndex index)
     }
   if (status == 0 && cli->report)
     {
-      int err = nf_report_write (t->report, cli->report);
+      int err = 0;
+      bool in_dir
+	= nf_outdir_arg_p (cli->report) || nf_outdir_is_dir (cli->report);
+      char *path = in_dir ? nf_outdir_path (cli->report, t->unit,
+					    NF_OUTDIR_REPORT_SUFFIX, &err)
+			  : strdup (cli->report);
+      if (path)
+	err = nf_report_write (t->report, path);
+      else if (!err)
+	err = ENOMEM;
       if (err)
 	{
 	  fprintf (stderr, "neuronfuse-clang: cannot write report '%s': %s\n",
-		   cli->report, strerror (err));
+		   path ? path : cli->report, strerror (err));
 	  status = 1;
 	}
+      free (path);
     }
   return status;
 }
@@ -421,6 +437,8 @@ main (int argc, char **argv)
   nf_tool t = { 0 };
   t.input = cli.input;
   t.dump_dir = cli.dump_dir;
+  t.dump_in_dir = cli.dump_dir && nf_outdir_arg_p (cli.dump_dir);
+  t.unit = cli.output ? cli.output : cli.input;
   t.kinds = cli.kinds;
   t.math_errno = nf_args_math_errno (&cli);
   t.signed_zeros = nf_args_signed_zeros (&cli);
@@ -434,7 +452,8 @@ main (int argc, char **argv)
 
   if (cli.dump_dir)
     {
-      int err = nf_dump_dir_check (cli.dump_dir);
+      int err = t.dump_in_dir ? nf_outdir_prepare (cli.dump_dir, "")
+			      : nf_dump_dir_check (cli.dump_dir);
       if (err)
 	{
 	  fprintf (stderr, "neuronfuse-clang: --dump-hlo=%s: %s\n",

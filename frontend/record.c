@@ -1,29 +1,19 @@
 /* record.c: report entries and HLO dumps (see record.h), as the plugin's
    plugin/record.cc writes them: the same schema, kinds, locations and
-   dump file names (<input basename>.<function>.region<ID>.*), so that a
+   dump file names (<input basename>.<function>.region<ID>.*, or under
+   the unit's path for --dump-hlo=DIR/: lower/outdir.h), so that a
    report of either front end reads the same.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
-#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dump.h"
+#include "outdir.h"
 #include "kinds.h"
 #include "record.h"
-
-/* The dump files' stem: the input's base name and the function's, with
-   anything but [A-Za-z0-9_.-] as '_'.  */
-static void
-nf_dump_stem (const nf_tool *t, const char *function, char *buf, size_t size)
-{
-  const char *slash = strrchr (t->input, '/');
-  snprintf (buf, size, "%s.%s", slash ? slash + 1 : t->input, function);
-  for (char *p = buf; *p; p++)
-    if (!isalnum ((unsigned char) *p) && *p != '_' && *p != '.' && *p != '-')
-      *p = '_';
-}
 
 int
 nf_record_region (nf_tool *t, nf_region_desc *desc, const char *function,
@@ -40,10 +30,14 @@ nf_record_region (nf_tool *t, nf_region_desc *desc, const char *function,
     nf_report_add_ir (t->report, id, match);
   if (t->dump_dir && match && id)
     {
-      char stem[256];
+      char stem[1024];
       const char *skipped = NULL;
-      nf_dump_stem (t, function, stem, sizeof stem);
-      int err = nf_dump_region (t->dump_dir, stem, match, id, &skipped);
+      int err = ENAMETOOLONG;
+      if (nf_outdir_stem (t->dump_in_dir ? t->unit : t->input,
+			  t->dump_in_dir, function, stem, sizeof stem))
+	err = t->dump_in_dir ? nf_outdir_prepare (t->dump_dir, stem) : 0;
+      if (!err)
+	err = nf_dump_region (t->dump_dir, stem, match, id, &skipped);
       if (err && !t->dump_error)
 	t->dump_error = err;
     }

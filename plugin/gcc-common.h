@@ -101,4 +101,14 @@ nf_main_input_filename (void)
   return main_input_filename ? main_input_filename : "<stdin>";
 }
 
+/* The unit's dump base name, which names its files in report=DIR/ and
+   dump-hlo=DIR/ as it names -fsave-optimization-record's: the output's
+   directory and stem and the source's suffix since GCC 11's -dumpbase
+   rework ("obj/a/util.c" for -c src/a/util.c -o obj/a/util.o).  */
+static inline const char *
+nf_unit_dump_base (void)
+{
+  return dump_base_name ? dump_base_name : nf_main_input_filename ();
+}
+
 #endif /* NF_GCC_COMMON_H */

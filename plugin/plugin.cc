@@ -4,8 +4,14 @@
 
    Arguments (DESIGN.md section 3):
      report=FILE        write the unit's JSON report to FILE
+     report=DIR/        write it into DIR (created as needed), named after
+                        the unit's output as -fsave-optimization-record
+                        names its files (lower/outdir.h): one CFLAGS line
+                        for a whole build, safe under make -j
      dump-hlo=DIR       write each region as MHLO, StableHLO and Penguin
                         text into the existing directory DIR
+     dump-hlo=DIR/      the same, named after the unit's output as report=
+                        DIR/ names reports
      kinds=LIST         comma list of kinds to enable (RMSNorm, MulRedSqrt,
                         Expm1, Log1p, Elementwise, Dot, or all); default
                         all
@@ -35,21 +41,27 @@
 #include "kinds.h"
 #include "report.h"
 #include "dump.h"
+#include "outdir.h"
 #include "nf-plugin.h"
 #include "plugin-version.h" /* gcc_version: only here, it is static.  */
 
 NF_VISIBLE int plugin_is_GPL_compatible;
 
 struct nf_options nf_opts = { false, false, false, NF_KIND_ALL,
-			      NF_MODE_REWRITE, NULL, NULL };
+			      NF_MODE_REWRITE, NULL, NULL, false, false };
 nf_report *nf_unit_report;
 
 static const char nf_help[]
   = "neuronfuse: fuse RMSNorm, sqrt(sum x^2), exp(x)-1 and log(1+x) idioms\n"
     "  -fplugin-arg-neuronfuse-report=FILE   write a JSON report to FILE\n"
+    "  -fplugin-arg-neuronfuse-report=DIR/   write it into DIR, named after "
+    "the output\n"
+    "                                        (one flag for a whole build)\n"
     "  -fplugin-arg-neuronfuse-dump-hlo=DIR  write each region's MHLO, "
     "StableHLO and\n"
-    "                                        Penguin text into DIR\n"
+    "                                        Penguin text into DIR (DIR/: "
+    "named after\n"
+    "                                        the output, as report=DIR/)\n"
     "  -fplugin-arg-neuronfuse-kinds=LIST    kinds to enable: RMSNorm,"
     "MulRedSqrt,Expm1,Log1p,\n"
     "                                        Elementwise,Dot or all\n"
@@ -106,17 +118,26 @@ nf_start_unit (void *, void *)
     = nf_report_new ("neuronfuse-gcc-plugin", nf_main_input_filename ());
 }
 
-/* PLUGIN_FINISH: write the unit's report.  An unwritable path is an
-   error of the compilation, like an unwritable -o.  */
+/* PLUGIN_FINISH: write the unit's report (into a build's directory:
+   under the unit's dump base name).  An unwritable path is an error of
+   the compilation, like an unwritable -o.  */
 static void
 nf_finish (void *, void *)
 {
   if (nf_opts.report_path && nf_unit_report)
     {
-      int err = nf_report_write (nf_unit_report, nf_opts.report_path);
+      int err = 0;
+      char *path = nf_opts.report_in_dir
+		     ? nf_outdir_path (nf_opts.report_path,
+				       nf_unit_dump_base (),
+				       NF_OUTDIR_REPORT_SUFFIX, &err)
+		     : xstrdup (nf_opts.report_path);
+      if (path)
+	err = nf_report_write (nf_unit_report, path);
       if (err)
 	error ("cannot write neuronfuse report %qs: %s",
-	       nf_opts.report_path, xstrerror (err));
+	       path ? path : nf_opts.report_path, xstrerror (err));
+      free (path);
     }
   nf_report_free (nf_unit_report);
   nf_unit_report = NULL;
@@ -174,12 +195,18 @@ nf_parse_args (const char *name, int argc, struct plugin_argument *argv)
 	  if (nf_value_missing (name, arg))
 	    return false;
 	  nf_opts.report_path = arg->value;
+	  nf_opts.report_in_dir = nf_outdir_arg_p (arg->value)
+				  || nf_outdir_is_dir (arg->value);
 	}
       else if (strcmp (key, "dump-hlo") == 0)
 	{
 	  if (nf_value_missing (name, arg))
 	    return false;
-	  int err = nf_dump_dir_check (arg->value);
+	  /* DIR/ is created (a build's first unit makes it); a plain
+	     DIR must exist.  */
+	  nf_opts.dump_in_dir = nf_outdir_arg_p (arg->value);
+	  int err = nf_opts.dump_in_dir ? nf_outdir_prepare (arg->value, "")
+					: nf_dump_dir_check (arg->value);
 	  if (err)
 	    {
 	      error (G_ ("invalid option argument %<-fplugin-arg-%s-%s=%s%>: "

@@ -12,6 +12,7 @@
 #include "report.h"
 #include "match.h"
 #include "dump.h"
+#include "outdir.h"
 #include "nf-plugin.h"
 
 void
@@ -40,30 +41,23 @@ nf_current_function_name (void)
 	   : "?";
 }
 
-/* The dump files' stem for the current function: the main input's base
-   name and the function's, with anything but [A-Za-z0-9_.-] as '_' (C++
-   names carry their signature).  */
-static void
-nf_dump_stem (char *buf, size_t size)
-{
-  const char *in = lbasename (nf_main_input_filename ());
-  snprintf (buf, size, "%s.%s", in, nf_current_function_name ());
-  for (char *p = buf; *p; p++)
-    if (!ISALNUM (*p) && *p != '_' && *p != '.' && *p != '-')
-      *p = '_';
-}
-
 /* Write the dumps of MATCH, region ID, for STMT.  An unwritable file is
    an error of the compilation; a form that cannot express the region is
    a note under verbose.  */
 static void
 nf_dump (location_t where, const nf_match *match, int id)
 {
-  char stem[256];
+  char stem[1024];
   const char *skipped = NULL;
+  bool in_dir = nf_opts.dump_in_dir;
+  const char *unit = in_dir ? nf_unit_dump_base () : nf_main_input_filename ();
+  const char *fn = nf_current_function_name ();
+  int err = ENAMETOOLONG;
 
-  nf_dump_stem (stem, sizeof stem);
-  int err = nf_dump_region (nf_opts.dump_dir, stem, match, id, &skipped);
+  if (nf_outdir_stem (unit, in_dir, fn, stem, sizeof stem))
+    err = in_dir ? nf_outdir_prepare (nf_opts.dump_dir, stem) : 0;
+  if (!err)
+    err = nf_dump_region (nf_opts.dump_dir, stem, match, id, &skipped);
   if (err)
     error_at (where,
 	      "cannot write neuronfuse dump in %qs: %s", nf_opts.dump_dir,
