@@ -10,8 +10,9 @@
    The page, top to bottom:
      1. the inputs and a filter bar (kind, file; the script hides rows and
 	region sections whose data-kind / data-file do not match);
-     2. the summary table, one row per region (kind, function, file:line,
-	dtype/accumulator, action, notes);
+     2. the files of the build, its units, and the summary table, one row
+	per region (kind, function, file:line, unit, dtype/accumulator,
+	action, notes), the copies of one source line grouped (build.c);
      3. the roofline: one precomputed SVG per machine preset, a <select>
 	shows one, and under it one sentence per region; then the missed
 	candidates with their reasons;
@@ -70,8 +71,7 @@ nf_html_escape (FILE *f, const char *s)
     nf_html_escape_n (f, s, strlen (s));
 }
 
-/* S escaped, or the placeholder WHAT (HTML) when S is NULL.  */
-static void
+void
 nf_html_or (FILE *f, const char *s, const char *what)
 {
   if (s)
@@ -100,9 +100,7 @@ nf_html_list (FILE *f, json_t *a, const char *sep)
     }
 }
 
-/* The file a region or candidate is in, for the filter: its own file, or
-   its unit's source.  */
-static const char *
+const char *
 nf_file_of (const char *file, const nf_runit *u)
 {
   return file ? file : u->source ? u->source : u->path;
@@ -120,6 +118,8 @@ static const char nf_style[]
     "pre.src span.ln{color:#888;user-select:none}\n"
     "pre.src mark{background:#fff3a0;display:inline-block;min-width:100%}\n"
     "section.region{border-top:2px solid #ccc;margin-top:1.5em}\n"
+    "tr.group td{background:#f3f6fb}\n"
+    "tr.copy td:first-child{padding-left:1.5em}\n"
     ".notes{margin:0;padding-left:1.2em}\n"
     ".warn{color:#a00}\n"
     "svg.roofline{background:#fff;border:1px solid #ccc;font-size:11px}\n"
@@ -207,8 +207,7 @@ nf_html_options (FILE *f, const nf_rset *set, bool files)
     }
 }
 
-/* The data-kind and data-file attributes of an entry, for the filter.  */
-static void
+void
 nf_html_filter_attrs (FILE *f, const char *kind, const char *file)
 {
   fputs (" data-kind=\"", f);
@@ -218,86 +217,12 @@ nf_html_filter_attrs (FILE *f, const char *kind, const char *file)
   fputs ("\"", f);
 }
 
-/* FILE:LINE, escaped.  */
-static void
+void
 nf_html_where (FILE *f, const char *file, int line)
 {
   nf_html_or (f, file, "?");
   if (line > 0)
     fprintf (f, ":%d", line);
-}
-
-static void
-nf_html_summary (FILE *f, const nf_rset *set)
-{
-  int n = 0;
-  fputs ("<h2>Regions</h2>\n<table id=\"regions\">\n<tr><th>#</th>"
-	 "<th>kind</th><th>function</th><th>where</th>"
-	 "<th>dtype / accumulator</th><th>action</th><th>notes</th></tr>\n",
-	 f);
-  for (size_t u = 0; u < set->n_units; u++)
-    for (size_t i = 0; i < set->units[u].n_regions; i++)
-      {
-	const nf_rregion *r = &set->units[u].regions[i];
-	const char *file = nf_file_of (r->file, r->unit);
-	fputs ("<tr class=\"row\"", f);
-	nf_html_filter_attrs (f, r->kind, file);
-	n++;
-	fprintf (f, "><td><a href=\"#region-%d\">#%d</a></td><td>", n, n);
-	nf_html_or (f, r->kind, "unknown");
-	fputs ("</td><td>", f);
-	nf_html_or (f, r->function, "unknown");
-	fputs ("</td><td class=\"where\">", f);
-	nf_html_where (f, file, r->line);
-	fputs ("</td><td>", f);
-	nf_html_or (f, r->dtype, "?");
-	fputs (" / ", f);
-	nf_html_or (f, r->accum, "?");
-	fputs ("</td><td>", f);
-	nf_html_or (f, r->action, "unknown");
-	fputs ("</td><td><ul class=\"notes\">", f);
-	for (size_t k = 0; k < json_array_size (r->notes); k++)
-	  {
-	    fputs ("<li>", f);
-	    nf_html_or (f, json_string_value (json_array_get (r->notes, k)),
-			"?");
-	    fputs ("</li>", f);
-	  }
-	fputs ("</ul></td></tr>\n", f);
-      }
-  fputs ("</table>\n", f);
-  if (n == 0)
-    fputs ("<p>No region was transformed.</p>\n", f);
-}
-
-static void
-nf_html_missed (FILE *f, const nf_rset *set)
-{
-  fputs ("<h2>Missed candidates</h2>\n<table id=\"missed\">\n"
-	 "<tr><th>kind</th><th>function</th><th>where</th><th>reason</th>"
-	 "</tr>\n",
-	 f);
-  int nm = 0;
-  for (size_t u = 0; u < set->n_units; u++)
-    for (size_t i = 0; i < set->units[u].n_missed; i++, nm++)
-      {
-	const nf_rmissed *m = &set->units[u].missed[i];
-	const char *file = nf_file_of (m->file, &set->units[u]);
-	fputs ("<tr class=\"row\"", f);
-	nf_html_filter_attrs (f, m->kind, file);
-	fputs ("><td>", f);
-	nf_html_or (f, m->kind, "unknown");
-	fputs ("</td><td>", f);
-	nf_html_or (f, m->function, "unknown");
-	fputs ("</td><td>", f);
-	nf_html_where (f, file, m->line);
-	fputs ("</td><td>", f);
-	nf_html_or (f, m->reason, "no reason given");
-	fputs ("</td></tr>\n", f);
-      }
-  fputs ("</table>\n", f);
-  if (nm == 0)
-    fputs ("<p>No missed candidates.</p>\n", f);
 }
 
 static void
@@ -409,7 +334,7 @@ nf_html_region (FILE *f, const nf_rregion *r, int n)
   fputs (" (", f);
   nf_html_where (f, file, r->line);
   fprintf (f, ", region %d of ", r->id);
-  nf_html_escape (f, r->unit->path);
+  nf_html_escape (f, r->unit->label);
   fputs (")</h3>\n", f);
   nf_html_excerpt (f, r);
   fputs ("<table>\n<tr><th>action</th><td>", f);
@@ -490,9 +415,11 @@ nf_html_page (FILE *f, const nf_rset *set, const nf_machine *m,
 	 f);
   nf_html_options (f, set, true);
   fputs ("</select></label></p>\n", f);
-  nf_html_summary (f, set);
+  if (nf_html_files (f, set) != 0 || nf_html_summary (f, set) != 0)
+    return -1;
   nf_html_roofline (f, set, m);
-  nf_html_missed (f, set);
+  if (nf_html_missed (f, set) != 0)
+    return -1;
   fputs ("<h2>Region details</h2>\n", f);
   int n = 0;
   for (size_t u = 0; u < set->n_units; u++)

@@ -47,6 +47,10 @@ typedef struct nf_rmissed
 typedef struct nf_runit
 {
   char *path;		     /* The report's path, as found.  */
+  char *label;		     /* The unit's name on the page: the path
+				in the directory named, without the
+				report's suffix ("celt/bands.c" for
+				out/celt/bands.c.neuronfuse.json).  */
   json_t *root;		     /* Owns every borrowed string.  */
   int version;		     /* "version", 0 if absent.  */
   const char *tool, *source; /* NULL if absent.  */
@@ -69,8 +73,13 @@ typedef struct nf_rset
   size_t n_units;
 } nf_rset;
 
-/* read.c.  Add the report at PATH, or every *.json file of the directory
-   PATH (sorted by name, not recursive), to SET.  Returns 0, or -1 after
+/* The suffix of the reports report=DIR/ writes (lower/outdir.h's
+   NF_OUTDIR_REPORT_SUFFIX: report/ includes nothing of lower/).  */
+#define NF_REPORT_SUFFIX ".neuronfuse.json"
+
+/* read.c.  Add the report at PATH, or the reports of the directory PATH
+   (its *.json files and, in its subdirectories at any depth, the
+   *.neuronfuse.json files report=DIR/ writes; sorted by path), to SET.  Returns 0, or -1 after
    printing "PATH:LINE:COL: message" (malformed JSON) or "PATH: message"
    (unreadable, not a neuronfuse report) to stderr.  */
 int nf_rset_add (nf_rset *set, const char *path);
@@ -115,6 +124,32 @@ void nf_roof_sentence (FILE *f, const nf_machine *m, const nf_rregion *r);
    nothing.  */
 void nf_html_escape (FILE *f, const char *s);
 void nf_html_escape_n (FILE *f, const char *s, size_t n);
+
+/* S escaped, or the placeholder WHAT (HTML) when S is NULL.  */
+void nf_html_or (FILE *f, const char *s, const char *what);
+
+/* FILE:LINE, escaped.  */
+void nf_html_where (FILE *f, const char *file, int line);
+
+/* The data-kind and data-file attributes of an entry, for the filter.  */
+void nf_html_filter_attrs (FILE *f, const char *kind, const char *file);
+
+/* The file a region or candidate is in (FILE, else its unit U's
+   source), for the filter and the per-file summary.  */
+const char *nf_file_of (const char *file, const nf_runit *u);
+
+/* build.c: the parts of the page for a whole build.  The summary per
+   source file (regions by kind, the lines they come from, the copies,
+   the missed candidates, the units that compiled the file) and the
+   units with their counts; the table of regions, the copies of one
+   source line (inlined into several functions, or compiled in several
+   units from a header) grouped under that line; the table of missed
+   candidates in source order.  Regions are numbered in SET order
+   (#1...), as the roofline and the sections are.  Each returns 0, or
+   -1 when out of memory.  */
+int nf_html_files (FILE *f, const nf_rset *set);
+int nf_html_summary (FILE *f, const nf_rset *set);
+int nf_html_missed (FILE *f, const nf_rset *set);
 
 /* Write the page for SET to F, the roofline of machine M selected (all
    presets are in the page).  INPUTS are the command line's report

@@ -39,6 +39,64 @@ nf_str (json_t *obj, const char *key)
 }
 
 /* The integer value of KEY in OBJ, or 0.  */
+/* Remove the "." components of the path P and the ".." ones with the
+   component before them, in place: a header reached from two units as
+   "a/../common.h" and "b/../common.h" is one file of the page (GCC
+   spells an include by the path it was found through).  Lexical, as a
+   symbolic link followed by ".." is not where the text says: builds
+   rarely have those in their include paths.  */
+static void
+nf_normalize_path (char *p)
+{
+  bool abs = p[0] == '/';
+  char *out = p + abs, *in = p + abs;
+  size_t kept = 0; /* Components in OUT that ".." may remove.  */
+  while (*in)
+    {
+      char *end = strchr (in, '/');
+      size_t n = end ? (size_t) (end - in) : strlen (in);
+      if (n == 0 || (n == 1 && in[0] == '.'))
+	;
+      else if (n == 2 && in[0] == '.' && in[1] == '.' && kept > 0)
+	{
+	  /* Drop the last kept component of OUT and its '/'.  */
+	  out--;
+	  while (out > p + abs && out[-1] != '/')
+	    out--;
+	  kept--;
+	}
+      else
+	{
+	  memmove (out, in, n);
+	  out += n;
+	  *out++ = '/';
+	  kept += !(n == 2 && in[0] == '.' && in[1] == '.');
+	}
+      in += n + (end != NULL);
+    }
+  if (out > p + abs)
+    out--; /* The last '/'.  */
+  *out = '\0';
+  if (out == p)
+    strcpy (p, abs ? "/" : ".");
+}
+
+/* The path at KEY of OBJ, normalized (nf_normalize_path) in the JSON
+   itself, which owns the strings the page borrows; NULL when absent.  */
+static const char *
+nf_path (json_t *obj, const char *key)
+{
+  const char *file = nf_str (obj, key);
+  char *norm = file ? strdup (file) : NULL;
+  if (!norm)
+    return file;
+  nf_normalize_path (norm);
+  if (strcmp (norm, file) != 0)
+    json_object_set_new (obj, key, json_string (norm));
+  free (norm);
+  return nf_str (obj, key);
+}
+
 static int
 nf_int (json_t *obj, const char *key)
 {
@@ -181,7 +239,7 @@ nf_read_region (nf_runit *u, nf_rregion *r, json_t *o)
   r->id = nf_int (o, "id");
   r->kind = nf_str (o, "kind");
   r->function = nf_str (o, "function");
-  r->file = nf_str (loc, "file");
+  r->file = nf_path (loc, "file");
   r->line = nf_int (loc, "line");
   r->column = nf_int (loc, "column");
   r->end_line = nf_int (o, "end_line");
@@ -205,10 +263,35 @@ nf_read_region (nf_runit *u, nf_rregion *r, json_t *o)
     }
 }
 
-/* Load the report file PATH into a new unit of SET.  Returns 0, or -1
-   after printing the error.  */
+/* Whether NAME ends with SUFFIX.  */
+static bool
+nf_ends_with (const char *name, const char *suffix)
+{
+  size_t n = strlen (name), k = strlen (suffix);
+  return n > k && strcmp (name + n - k, suffix) == 0;
+}
+
+/* The unit's label for the report PATH found in the directory DIR (NULL
+   for a report named by itself): PATH inside DIR, without the report's
+   suffix.  */
+static char *
+nf_unit_label (const char *path, const char *dir)
+{
+  size_t dn = dir ? strlen (dir) : 0;
+  if (dir && strncmp (path, dir, dn) == 0 && path[dn] == '/')
+    path += dn + 1;
+  size_t n = strlen (path);
+  if (nf_ends_with (path, NF_REPORT_SUFFIX))
+    n -= strlen (NF_REPORT_SUFFIX);
+  else if (nf_ends_with (path, ".json"))
+    n -= strlen (".json");
+  return strndup (path, n);
+}
+
+/* Load the report file PATH (found in the directory DIR, or NULL) into a
+   new unit of SET.  Returns 0, or -1 after printing the error.  */
 static int
-nf_read_report (nf_rset *set, const char *path)
+nf_read_report (nf_rset *set, const char *path, const char *dir)
 {
   json_error_t e;
   json_t *root = json_load_file (path, JSON_REJECT_DUPLICATES, &e);
@@ -248,10 +331,11 @@ nf_read_report (nf_rset *set, const char *path)
   nf_runit *u = &units[set->n_units++];
   memset (u, 0, sizeof *u);
   u->path = strdup (path);
+  u->label = nf_unit_label (path, dir);
   u->root = root;
   u->version = nf_int (root, "version");
   u->tool = nf_str (root, "tool");
-  u->source = nf_str (root, "source");
+  u->source = nf_path (root, "source");
   if (u->version > NF_READ_VERSION)
     fprintf (stderr,
 	     "%s: warning: report version %d is newer than this reader's "
@@ -261,7 +345,7 @@ nf_read_report (nf_rset *set, const char *path)
   size_t nr = json_array_size (regions), nm = json_array_size (missed);
   u->regions = calloc (nr ? nr : 1, sizeof *u->regions);
   u->missed = calloc (nm ? nm : 1, sizeof *u->missed);
-  if (!u->path || !u->regions || !u->missed)
+  if (!u->path || !u->label || !u->regions || !u->missed)
     {
       fprintf (stderr, "%s: out of memory\n", path);
       return -1;
@@ -281,7 +365,7 @@ nf_read_report (nf_rset *set, const char *path)
       json_t *loc = json_object_get (o, "location");
       m->kind = nf_str (o, "kind");
       m->function = nf_str (o, "function");
-      m->file = nf_str (loc, "file");
+      m->file = nf_path (loc, "file");
       m->line = nf_int (loc, "line");
       m->column = nf_int (loc, "column");
       m->reason = nf_str (o, "reason");
@@ -297,6 +381,80 @@ nf_cmp_str (const void *a, const void *b)
   return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
+/* A growing list of paths.  */
+struct nf_paths
+{
+  char **v;
+  size_t n;
+};
+
+/* Add DIR/NAME to P.  Returns 0 or -1 (out of memory).  */
+static int
+nf_paths_add (struct nf_paths *p, const char *dir, const char *name)
+{
+  char **nv = realloc (p->v, (p->n + 1) * sizeof *nv);
+  size_t len = strlen (dir) + strlen (name) + 2;
+  char *full = nv ? malloc (len) : NULL;
+  if (nv)
+    p->v = nv;
+  if (!full)
+    return -1;
+  snprintf (full, len, "%s/%s", dir, name);
+  p->v[p->n++] = full;
+  return 0;
+}
+
+/* Collect the reports of directory DIR into P: at the top (DEPTH 0)
+   every *.json file, as a directory of reports named by hand holds;
+   below it, in the directories report=DIR/ makes after the objects'
+   paths, the *.neuronfuse.json files only (a build tree's other JSON,
+   compile_commands.json or package.json, is not a report).  Symbolic
+   links to directories are not followed.  Returns 0, or -1 after
+   printing why.  */
+static int
+nf_collect (const char *dir, int depth, struct nf_paths *p)
+{
+  DIR *d = opendir (dir);
+  if (!d)
+    {
+      fprintf (stderr, "%s: %s\n", dir, strerror (errno));
+      return -1;
+    }
+  int rc = 0;
+  for (struct dirent *de; rc == 0 && (de = readdir (d));)
+    {
+      const char *name = de->d_name;
+      struct stat st;
+      if (name[0] == '.')
+	continue;
+      if (nf_ends_with (name, depth == 0 ? ".json" : NF_REPORT_SUFFIX))
+	{
+	  rc = nf_paths_add (p, dir, name);
+	  if (rc != 0)
+	    fprintf (stderr, "%s: out of memory\n", dir);
+	}
+      else if (depth < 32)
+	{
+	  size_t len = strlen (dir) + strlen (name) + 2;
+	  char *sub = malloc (len);
+	  if (!sub)
+	    {
+	      fprintf (stderr, "%s: out of memory\n", dir);
+	      rc = -1;
+	    }
+	  else
+	    {
+	      snprintf (sub, len, "%s/%s", dir, name);
+	      if (lstat (sub, &st) == 0 && S_ISDIR (st.st_mode))
+		rc = nf_collect (sub, depth + 1, p);
+	      free (sub);
+	    }
+	}
+    }
+  closedir (d);
+  return rc;
+}
+
 int
 nf_rset_add (nf_rset *set, const char *path)
 {
@@ -307,50 +465,24 @@ nf_rset_add (nf_rset *set, const char *path)
       return -1;
     }
   if (!S_ISDIR (st.st_mode))
-    return nf_read_report (set, path);
+    return nf_read_report (set, path, NULL);
 
-  DIR *d = opendir (path);
-  if (!d)
-    {
-      fprintf (stderr, "%s: %s\n", path, strerror (errno));
-      return -1;
-    }
-  char **names = NULL;
-  size_t n = 0;
-  int rc = 0;
-  for (struct dirent *de; (de = readdir (d));)
-    {
-      size_t len = strlen (de->d_name);
-      if (len < 6 || strcmp (de->d_name + len - 5, ".json") != 0)
-	continue;
-      char **nn = realloc (names, (n + 1) * sizeof *nn);
-      size_t plen = strlen (path) + len + 2;
-      char *full = nn ? malloc (plen) : NULL;
-      if (!full)
-	{
-	  names = nn ? nn : names;
-	  fprintf (stderr, "%s: out of memory\n", path);
-	  rc = -1;
-	  break;
-	}
-      names = nn;
-      snprintf (full, plen, "%s/%s", path, de->d_name);
-      names[n++] = full;
-    }
-  closedir (d);
-  if (rc == 0 && n == 0)
+  struct nf_paths p = { NULL, 0 };
+  int rc = nf_collect (path, 0, &p);
+  if (rc == 0 && p.n == 0)
     {
       fprintf (stderr, "%s: no .json reports in this directory\n", path);
       rc = -1;
     }
-  qsort (names, n, sizeof *names, nf_cmp_str);
-  for (size_t i = 0; i < n; i++)
+  if (p.n > 1)
+    qsort (p.v, p.n, sizeof *p.v, nf_cmp_str);
+  for (size_t i = 0; i < p.n; i++)
     {
       if (rc == 0)
-	rc = nf_read_report (set, names[i]);
-      free (names[i]);
+	rc = nf_read_report (set, p.v[i], path);
+      free (p.v[i]);
     }
-  free (names);
+  free (p.v);
   return rc;
 }
 
@@ -362,6 +494,7 @@ nf_rset_free (nf_rset *set)
       nf_runit *u = &set->units[i];
       json_decref (u->root);
       free (u->path);
+      free (u->label);
       free (u->source_path);
       free (u->source_text);
       free (u->lines);
