@@ -31,6 +31,12 @@
 #     lost or a new line fails the check and is printed.  A check that
 #     crashed is pinned as "crash".
 #
+#  4. The page of a whole build (check-page.sh): libopus built by its
+#     own makefile with the plugin in CFLAGS, a report per object,
+#     libopus's tests passing, every unit, region and missed candidate
+#     on the page neuronfuse-report makes of them, as Chromium renders
+#     it.  Four checks; REAL_ONLY=page runs them alone.
+#
 # Prints one FAIL line per failed check and a summary
 #   check-real: N ok, N failures (...)
 # and exits 1 on any failure; one check per (file, flag set, way).
@@ -403,8 +409,9 @@ list=$(while read -r set f; do
 	   printf '%s\t%s\t%s\n' "$set" "$f" "$fl"
 	 done
        done <<< "$files")
-[ -n "$list" ] || fail_setup "no file matches REAL_ONLY=$only"
-out=$(tr '\t' '\0' <<< "$list" | tr '\n' '\0' \
+[ -n "$list" ] || [[ page =~ $only ]] || fail_setup "no file matches REAL_ONLY=$only"
+out=
+[ -z "$list" ] || out=$(tr '\t' '\0' <<< "$list" | tr '\n' '\0' \
       | xargs -0 -n 3 -P "$jobs" bash -c 'one "$1" "$2" "$3"' _)
 
 # Pins of checks that no longer exist (a full run only).
@@ -412,6 +419,18 @@ cat "$work"/*.keys 2> /dev/null | sort -u > "$work/run-keys"
 if [ -n "$full" ] && [ -z "$update" ] && [ -f "$pins" ]; then
   stale=$(grep -v '^#' "$pins" | cut -f1-3 | sort -u | comm -23 - "$work/run-keys")
   [ -z "$stale" ] || out+=$'\n'$(sed 's/\t/ /g; s/$/: pinned, but not checked (left the table? NF_UPDATE_PINS=1)/; s/^/FAIL /' <<< "$stale")
+fi
+
+# 4. One review page for a whole real build (check-page.sh: libopus by
+# its own makefile with one CFLAGS line), in a full run or when
+# REAL_ONLY matches "page".
+if [ -z "$only" ] || [[ page =~ $only ]]; then
+  top=$(cd "$(dirname "$plugin")/../.." && pwd)
+  out+=$'\n'$(NF_CACHE=$cache REAL_WORK=$work JOBS=$jobs \
+    "$(dirname "$0")/check-page.sh" "$plugin" \
+      "${NF_REPORT:-$top/report/neuronfuse-report}" \
+      "${NF_REPORT_LINES:-$top/testsuite/nf-report-lines}" \
+      "${NF_RTLIB:-$top/runtime/.libs}")
 fi
 
 grep '^FAIL' <<< "$out"
