@@ -460,8 +460,11 @@ if [ -n "$update" ]; then
   echo "check-real: wrote $pins ($(grep -vc '^#' "$pins") lines)"
 fi
 
-nfiles=$(cut -f1,2 <<< "$list" | sort -u | wc -l)
-nsets=$(cut -f3 <<< "$list" | sort -u | wc -l)
+nfiles=0 nsets=0
+if [ -n "$list" ]; then
+  nfiles=$(cut -f1,2 <<< "$list" | sort -u | wc -l)
+  nsets=$(cut -f3 <<< "$list" | sort -u | wc -l)
+fi
 secs=$(( $(date +%s) - start ))
 echo "check-real: $ok ok, $fails failures ($nfiles files at $nsets flag sets; $crashes crashes; plugin: $(total plugin-region) regions, $(total plugin-missed) missed; neuronfuse-clang: $(total clang-region) regions, $(total clang-missed) missed; $secs s)"
 [ "$fails" -eq 0 ]
