@@ -23,9 +23,10 @@
    the sizes into #render-check, so a headless browser test can see that
    the SVG rendered (testsuite/neuronfuse.report/).
 
-   Limitations: the excerpt comes from the source as it is now, not as it
-   was compiled (a changed file shows the wrong lines); only the unit's
-   main source is read (a region located in a header gets no excerpt).
+   Limitation: the excerpt comes from the source as it is now, not as it
+   was compiled (a changed file shows the wrong lines).  A region in a
+   header shows the header's lines (read.c reads each file a unit's
+   regions are in).
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
@@ -269,25 +270,26 @@ static void
 nf_html_excerpt (FILE *f, const nf_rregion *r)
 {
   const nf_runit *u = r->unit;
-  if (!u->source_text)
+  const nf_rtext *t = r->text >= 0 ? &u->extra[r->text] : &u->src;
+  if (!t->text)
     {
       fputs ("<p class=\"warn\">No source excerpt: ", f);
-      nf_html_escape (f, u->source_error);
+      nf_html_escape (f, t->error ? t->error : "out of memory");
       fputs (".</p>\n", f);
       return;
     }
-  if (r->file && u->source && strcmp (r->file, u->source) != 0)
+  if (r->file && t->file && strcmp (r->file, t->file) != 0)
     {
       fputs ("<p class=\"warn\">No source excerpt: the region is in ", f);
       nf_html_escape (f, r->file);
-      fputs (", not in the unit's source.</p>\n", f);
+      fputs (", which could not be read.</p>\n", f);
       return;
     }
-  if (r->line < 1 || (size_t) r->line > u->n_lines)
+  if (r->line < 1 || (size_t) r->line > t->n_lines)
     {
       fprintf (f, "<p class=\"warn\">No source excerpt: line %d is not in ",
 	       r->line);
-      nf_html_escape (f, u->source_path);
+      nf_html_escape (f, t->path);
       fputs (" (changed since the build?).</p>\n", f);
       return;
     }
@@ -297,10 +299,10 @@ nf_html_excerpt (FILE *f, const nf_rregion *r)
     end = r->line + NF_MAX_EXCERPT - 1;
   int first = r->line - NF_CONTEXT > 1 ? r->line - NF_CONTEXT : 1;
   int last = end + NF_CONTEXT;
-  if ((size_t) last > u->n_lines)
-    last = (int) u->n_lines;
+  if ((size_t) last > t->n_lines)
+    last = (int) t->n_lines;
   fputs ("<p>", f);
-  nf_html_escape (f, u->source_path);
+  nf_html_escape (f, t->path);
   fprintf (f,
 	   ", lines %d&ndash;%d (the region's highlighted):</p>\n"
 	   "<pre class=\"src\">",
@@ -309,7 +311,7 @@ nf_html_excerpt (FILE *f, const nf_rregion *r)
     {
       bool in = l >= r->line && l <= end;
       fprintf (f, "%s<span class=\"ln\">%5d  </span>", in ? "<mark>" : "", l);
-      nf_html_escape_n (f, u->lines[l - 1], u->line_len[l - 1]);
+      nf_html_escape_n (f, t->lines[l - 1], t->line_len[l - 1]);
       fputs (in ? "</mark>\n" : "\n", f);
     }
   fputs ("</pre>\n", f);

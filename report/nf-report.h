@@ -21,6 +21,18 @@ enum nf_form
 
 struct nf_runit;
 
+/* A source file of the page, read and split into lines.  */
+typedef struct nf_rtext
+{
+  const char *file;   /* As the report names it.  */
+  char *path;	      /* Where it was read, or NULL.  */
+  char *text;	      /* Its contents (NUL-terminated), or NULL.  */
+  const char **lines; /* Pointers into TEXT.  */
+  size_t *line_len;
+  size_t n_lines;
+  char *error; /* Why there is no text, or NULL.  */
+} nf_rtext;
+
 /* One region of a report.  Strings are borrowed from the unit's JSON and
    are NULL where the report has no such field (or not a string).  */
 typedef struct nf_rregion
@@ -34,6 +46,8 @@ typedef struct nf_rregion
   const char *ir[NF_N_FORMS];		/* Texts; NULL when absent or null.  */
   const char *ir_error[NF_N_FORMS];	/* The emitter's reason, or NULL.  */
   bool has_ir;				/* The report has an "ir" object.  */
+  int text; /* Its source: -1 the unit's (SRC), else UNIT->EXTRA[TEXT]
+	       (a header's, say).  */
 } nf_rregion;
 
 /* One missed candidate.  */
@@ -54,12 +68,9 @@ typedef struct nf_runit
   json_t *root;		     /* Owns every borrowed string.  */
   int version;		     /* "version", 0 if absent.  */
   const char *tool, *source; /* NULL if absent.  */
-  char *source_path;	     /* Where the source was read, or NULL.  */
-  char *source_text;	     /* Its contents (NUL-terminated), or NULL.  */
-  const char **lines;	     /* Pointers into SOURCE_TEXT.  */
-  size_t *line_len;
-  size_t n_lines;
-  char *source_error; /* Why there is no excerpt, or NULL.  */
+  nf_rtext src;		     /* The unit's source.  */
+  nf_rtext *extra;	     /* Other files its regions are in.  */
+  size_t n_extra;
   nf_rregion *regions;
   size_t n_regions;
   nf_rmissed *missed;

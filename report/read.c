@@ -72,7 +72,11 @@ nf_normalize_path (char *p)
 	  *out++ = '/';
 	  kept += !(n == 2 && in[0] == '.' && in[1] == '.');
 	}
-      in += n + (end != NULL);
+      /* The '/' written after the last component overwrote its NUL:
+	 stop here rather than read on.  */
+      if (!end)
+	break;
+      in = end + 1;
     }
   if (out > p + abs)
     out--; /* The last '/'.  */
@@ -160,68 +164,107 @@ nf_slurp (const char *path)
   return buf;
 }
 
-/* Find and read the source of unit U (its "source"), split into lines.
-   On failure sets U->source_error.  */
+/* Find and read the source FILE named in the report at REPORT_PATH into
+   T, split into lines: a relative FILE relative to the report's
+   directory, then as given (to the current directory).  On failure sets
+   T->error.  */
 static void
-nf_read_source (nf_runit *u)
+nf_read_text (nf_rtext *t, const char *file, const char *report_path)
 {
   char cand[3][4096];
   int n = 0;
 
-  if (!u->source)
+  t->file = file;
+  if (!file)
     {
-      u->source_error = strdup ("the report names no source file");
+      t->error = strdup ("the report names no source file");
       return;
     }
-  if (u->source[0] == '/')
-    snprintf (cand[n++], sizeof cand[0], "%s", u->source);
-  else
-    {
-      const char *slash = strrchr (u->path, '/');
-      if (slash)
-	snprintf (cand[n++], sizeof cand[0], "%.*s/%s", (int) (slash - u->path),
-		  u->path, u->source);
-      snprintf (cand[n++], sizeof cand[0], "%s", u->source);
-    }
+  const char *slash = strrchr (report_path, '/');
+  if (file[0] != '/' && slash)
+    snprintf (cand[n++], sizeof cand[0], "%.*s/%s", (int) (slash - report_path),
+	      report_path, file);
+  snprintf (cand[n++], sizeof cand[0], "%s", file);
   int err = ENOENT;
-  for (int i = 0; i < n && !u->source_text; i++)
+  for (int i = 0; i < n && !t->text; i++)
     {
-      u->source_text = nf_slurp (cand[i]);
-      if (u->source_text)
-	u->source_path = strdup (cand[i]);
+      t->text = nf_slurp (cand[i]);
+      if (t->text)
+	t->path = strdup (cand[i]);
       else
 	err = errno;
     }
-  if (!u->source_text)
+  if (!t->text)
     {
       char msg[4400];
-      snprintf (msg, sizeof msg, "cannot read the source %s: %s", u->source,
+      snprintf (msg, sizeof msg, "cannot read the source %s: %s", file,
 		strerror (err));
-      u->source_error = strdup (msg);
+      t->error = strdup (msg);
       return;
     }
   /* Split into lines without copying: pointers and lengths.  */
   size_t cap = 64;
-  u->lines = malloc (cap * sizeof *u->lines);
-  u->line_len = malloc (cap * sizeof *u->line_len);
-  for (char *p = u->source_text; u->lines && u->line_len && *p;)
+  t->lines = malloc (cap * sizeof *t->lines);
+  t->line_len = malloc (cap * sizeof *t->line_len);
+  for (char *p = t->text; t->lines && t->line_len && *p;)
     {
       char *nl = strchr (p, '\n');
       size_t len = nl ? (size_t) (nl - p) : strlen (p);
-      if (u->n_lines == cap)
+      if (t->n_lines == cap)
 	{
 	  cap *= 2;
-	  const char **l = realloc (u->lines, cap * sizeof *l);
-	  size_t *ll = l ? realloc (u->line_len, cap * sizeof *ll) : NULL;
+	  const char **l = realloc (t->lines, cap * sizeof *l);
+	  size_t *ll = l ? realloc (t->line_len, cap * sizeof *ll) : NULL;
 	  if (l)
-	    u->lines = l;
+	    t->lines = l;
 	  if (!l || !ll)
 	    break;
-	  u->line_len = ll;
+	  t->line_len = ll;
 	}
-      u->lines[u->n_lines] = p;
-      u->line_len[u->n_lines++] = len;
+      t->lines[t->n_lines] = p;
+      t->line_len[t->n_lines++] = len;
       p += len + (nl != NULL);
+    }
+}
+
+static void
+nf_free_text (nf_rtext *t)
+{
+  free (t->path);
+  free (t->text);
+  free (t->lines);
+  free (t->line_len);
+  free (t->error);
+}
+
+/* Read the sources of U's regions: its own, and each other file a
+   region is in (a header's inline function), once.  Out of memory
+   leaves a region without its text (TEXT -1, the unit's source, whose
+   lines the excerpt then refuses as another file's).  */
+static void
+nf_read_sources (nf_runit *u)
+{
+  nf_read_text (&u->src, u->source, u->path);
+  for (size_t i = 0; i < u->n_regions; i++)
+    {
+      nf_rregion *r = &u->regions[i];
+      r->text = -1;
+      if (!r->file || (u->source && strcmp (r->file, u->source) == 0))
+	continue;
+      size_t k = 0;
+      while (k < u->n_extra && strcmp (u->extra[k].file, r->file) != 0)
+	k++;
+      if (k == u->n_extra)
+	{
+	  nf_rtext *e = realloc (u->extra, (k + 1) * sizeof *e);
+	  if (!e)
+	    continue;
+	  u->extra = e;
+	  memset (&e[k], 0, sizeof e[k]);
+	  nf_read_text (&e[k], r->file, u->path);
+	  u->n_extra++;
+	}
+      r->text = (int) k;
     }
 }
 
@@ -371,7 +414,7 @@ nf_read_report (nf_rset *set, const char *path, const char *dir)
       m->reason = nf_str (o, "reason");
     }
   if (u->n_regions)
-    nf_read_source (u);
+    nf_read_sources (u);
   return 0;
 }
 
@@ -495,11 +538,10 @@ nf_rset_free (nf_rset *set)
       json_decref (u->root);
       free (u->path);
       free (u->label);
-      free (u->source_path);
-      free (u->source_text);
-      free (u->lines);
-      free (u->line_len);
-      free (u->source_error);
+      nf_free_text (&u->src);
+      for (size_t k = 0; k < u->n_extra; k++)
+	nf_free_text (&u->extra[k]);
+      free (u->extra);
       free (u->regions);
       free (u->missed);
     }
