@@ -36,7 +36,6 @@
 #include "report.h"
 #include "dump.h"
 #include "nf-plugin.h"
-#include "plugin-version.h" /* gcc_version: only here, it is static.  */
 
 NF_VISIBLE int plugin_is_GPL_compatible;
 
