@@ -1,6 +1,8 @@
 /* loop-softmax-shape.cc: steps 1-3 of the Softmax kind (the design is
    in loop-softmax.cc): loop A as a max reduction, loop B found from the
-   uses of A's max (exp of the element minus it, stored and summed),
+   uses of A's max (exp of the element minus it, stored and summed; the
+   element's load first put back into B's header where GCC 11's PRE
+   carried it around the back edge),
    loop C from the uses of B's sum (divide by it, or multiply by its
    reciprocal computed between the loops), and the effect checks of the
    loops and of the straight paths between them.  Each step returns

@@ -32,8 +32,10 @@
    only inlining shows, C++'s std::max), each behind its zero-trip guard
    with m and the sum joined with their initial values after it: then
    the region runs from A's guard to where the guards' paths meet, its
-   only conditions the guards, whose test at the entry joins the
-   run-time test (nf_sm_guarded_region); 5. the accesses as scalar
+   only conditions on the path through the three loops the guards, whose
+   test at the entry joins the run-time test (nf_sm_guarded_region;
+   GCC 11 leaves B's guard only on the path skipping A, off that path);
+   5. the accesses as scalar
    evolutions at A's entry: each contiguous, A's elements B's from the
    same or the next element (with the seed x[0] when next), C's reads
    B's stores; the trip counts (nf_loop_body_count: a do-while body
