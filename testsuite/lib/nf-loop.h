@@ -166,8 +166,10 @@ static const size_t nf_loop_ns[] = { 0, 1, 7, 33, 4096 };
 /* Whether the plugin calls nf_matvec_* for a D x N matrix under the
    test's flags: rows of 16 elements up (lower/match.h NF_MATVEC_MIN_N),
    and under reassociation, where GCC vectorizes the loop itself, 2^16
-   elements up (NF_MATVEC_FAST_MIN_ELEMS).  */
-#ifdef __ASSOCIATIVE_MATH__
+   elements up (NF_MATVEC_FAST_MIN_ELEMS).  GCC 12 added
+   __ASSOCIATIVE_MATH__; before it, __FAST_MATH__ (-ffast-math, -Ofast,
+   which reassociate) stands for it.  */
+#if defined __ASSOCIATIVE_MATH__ || (__GNUC__ < 12 && defined __FAST_MATH__)
 #define NF_MATVEC_PAYS(d, n) ((n) >= 16 && (size_t) (d) * (n) >= 65536)
 #else
 #define NF_MATVEC_PAYS(d, n) ((n) >= 16)
