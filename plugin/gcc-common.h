@@ -3,8 +3,9 @@
    Every plugin source includes this (after the lower/ headers, which must
    come first because GCC's system.h poisons malloc, strdup and friends)
    and nothing else of GCC.  Differences between GCC versions are absorbed
-   here, as #if blocks on BUILDING_GCC_VERSION, so the pass sources have
-   none.  The idea is the Linux kernel's scripts/gcc-plugins/gcc-common.h;
+   here, as #if blocks on GCCPLUGIN_VERSION_MAJOR (plugin-version.h), so
+   the pass sources have none.  GCC 11 and 12 are built and tested; each
+   shim says which GCC changed what.  The idea is the Linux kernel's scripts/gcc-plugins/gcc-common.h;
    the header list and the shims are our own.
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
@@ -14,6 +15,13 @@
 
 #include "bversion.h"
 #include "gcc-plugin.h"
+/* GCCPLUGIN_VERSION_MAJOR, and gcc_version for plugin.cc's version check.
+   The header has no include guard and defines static data, unused in
+   every source but plugin.cc: hence here, once, without the warning.  */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-variable"
+#include "plugin-version.h"
+#pragma GCC diagnostic pop
 #include "config.h"
 #include "system.h"
 #include "coretypes.h"
@@ -22,6 +30,7 @@
 #include "gimple.h"
 #include "tree-pass.h"
 #include "ssa.h"
+#include "tree-ssa.h"
 #include "gimple-iterator.h"
 #include "gimple-pretty-print.h"
 #include "tree-pretty-print.h"
@@ -55,13 +64,37 @@
 #include "attribs.h"
 #include "target.h"
 
-#if BUILDING_GCC_VERSION < 12000
-#error "neuronfuse needs GCC 12 or newer"
+#if GCCPLUGIN_VERSION_MAJOR < 11
+#error "neuronfuse needs GCC 11 or newer"
 #endif
 
 /* GCC 14 renamed last_stmt; keep the old spelling for our sources.  */
-#if BUILDING_GCC_VERSION >= 14000
+#if GCCPLUGIN_VERSION_MAJOR >= 14
 #define last_stmt(x) last_nondebug_stmt (x)
+#endif
+
+/* GCC 12 replaced the FOR_EACH_LOOP_FN (FN, LOOP, FLAGS) macro by a
+   range, `for (auto loop : loops_list (FN, FLAGS))'.  GCC 11 has the
+   macro only: our own loops_list takes the loops into a vector when it
+   is made, as GCC 12's does, but keeps pointers where GCC 12's keeps
+   numbers and skips the loops removed meanwhile: a body must not remove
+   loops (ours copy them into a vector of their own first).  */
+#if GCCPLUGIN_VERSION_MAJOR < 12
+class loops_list
+{
+public:
+  loops_list (function *fn, unsigned flags)
+  {
+    class loop *loop;
+    FOR_EACH_LOOP_FN (fn, loop, flags)
+      m_loops.safe_push (loop);
+  }
+  class loop *const *begin () const { return m_loops.begin (); }
+  class loop *const *end () const { return m_loops.end (); }
+
+private:
+  auto_vec<class loop *> m_loops; /* the loops, in the iterator's order */
+};
 #endif
 
 /* Exported entry points of the plugin.  */

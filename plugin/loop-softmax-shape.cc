@@ -1,6 +1,8 @@
 /* loop-softmax-shape.cc: steps 1-3 of the Softmax kind (the design is
    in loop-softmax.cc): loop A as a max reduction, loop B found from the
-   uses of A's max (exp of the element minus it, stored and summed),
+   uses of A's max (exp of the element minus it, stored and summed; the
+   element's load first put back into B's header where GCC 11's PRE
+   carried it around the back edge),
    loop C from the uses of B's sum (divide by it, or multiply by its
    reciprocal computed between the loops), and the effect checks of the
    loops and of the straight paths between them.  Each step returns
@@ -416,6 +418,196 @@ nf_sm_sums_exp (const struct nf_softmax_loops *l, tree ev, tree next)
   return false;
 }
 
+/* The address ADDR of the load REF reads, as a tree (its MEM_REF's
+   pointer, or &REF).  */
+static tree
+nf_sm_load_addr (tree ref)
+{
+  return TREE_CODE (ref) == MEM_REF && integer_zerop (TREE_OPERAND (ref, 1))
+	   ? TREE_OPERAND (ref, 0)
+	   : build_fold_addr_expr (ref);
+}
+
+/* The memory state V, through virtual PHIs whose arguments are all one
+   state or the PHI itself (what a loop that stores nothing leaves, in
+   C++ after FRE): the state they all are, DEPTH PHIs deep at most.  */
+static tree
+nf_sm_vstate (tree v, int depth)
+{
+  gphi *phi = TREE_CODE (v) == SSA_NAME
+		? dyn_cast<gphi *> (SSA_NAME_DEF_STMT (v))
+		: NULL;
+  if (!phi || depth == 0)
+    return v;
+  tree same = NULL_TREE;
+  for (unsigned k = 0; k < gimple_phi_num_args (phi); k++)
+    {
+      tree a = gimple_phi_arg_def (phi, k);
+      if (a == v)
+	continue;
+      a = nf_sm_vstate (a, depth - 1);
+      if (a == v)
+	continue;
+      if (same && a != same)
+	return v;
+      same = a;
+    }
+  return same ? same : v;
+}
+
+/* GCC 11's PRE (not GCC 12's) carries B's load of x[i] around B's back
+   edge when a load of x[0] comes before B (the seed max = x[0] of A):
+
+     <A's preheader>  m_28 = *x;
+     <B's header>     # v_54 = PHI <m_28 (preheader), v_53 (latch)>
+		      _5 = v_54 - max; ...
+     <B's latch>      v_53 = *(x + (i + 1) * 4);
+
+   where GCC 12 leaves `_4 = *(x + i * 4); _5 = _4 - max', the shape
+   step 2 and the region builder read.  Put the load back into LOOP's
+   header for each such PHI: when the latch's load reads the element
+   after the one the preheader's load reads, at the memory state the
+   header sees next (and that one at the state on entry), the PHI is
+   the element of each iteration as loaded there.  The same values, no
+   access the loop did not make; the PHI and the latch's load go.  Only
+   in mode=rewrite (mode=report leaves the code as it is: there, such a
+   softmax is the near miss "does other work too").  Whether a PHI
+   went.  */
+static bool
+nf_sm_unrotate_loads (class loop *loop)
+{
+  if (nf_opts.mode != NF_MODE_REWRITE || !loop->latch
+      || !single_succ_p (loop->latch) || !loop_preheader_edge (loop))
+    return false;
+  edge pre = loop_preheader_edge (loop), back = loop_latch_edge (loop);
+  gphi *vphi = NULL, *ivphi = NULL;
+  for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
+       gsi_next (&pi))
+    {
+      tree res = gimple_phi_result (pi.phi ());
+      affine_iv iv;
+      if (virtual_operand_p (res))
+	vphi = pi.phi ();
+      else if (!ivphi && INTEGRAL_TYPE_P (TREE_TYPE (res))
+	       && simple_iv (loop, loop, res, &iv, false)
+	       && iv.step && integer_onep (iv.step))
+	ivphi = pi.phi ();
+    }
+  if (!ivphi)
+    return false;
+  bool changed = false;
+  for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);)
+    {
+      gphi *phi = pi.phi ();
+      tree res = gimple_phi_result (phi);
+      tree init = PHI_ARG_DEF_FROM_EDGE (phi, pre);
+      tree next = PHI_ARG_DEF_FROM_EDGE (phi, back);
+      gimple *dt, *di;
+      if (virtual_operand_p (res) || !FLOAT_TYPE_P (TREE_TYPE (res))
+	  || TREE_CODE (init) != SSA_NAME || TREE_CODE (next) != SSA_NAME
+	  || !gimple_assign_load_p (dt = SSA_NAME_DEF_STMT (next))
+	  || !gimple_assign_load_p (di = SSA_NAME_DEF_STMT (init))
+	  || gimple_bb (dt) != loop->latch || !has_single_use (next)
+	  || gimple_has_volatile_ops (dt) || gimple_has_volatile_ops (di)
+	  || !useless_type_conversion_p (TREE_TYPE (res),
+					 TREE_TYPE (gimple_assign_rhs1 (dt)))
+	  || !useless_type_conversion_p (TREE_TYPE (res),
+					 TREE_TYPE (gimple_assign_rhs1 (di))))
+	{
+	  gsi_next (&pi);
+	  continue;
+	}
+      /* The memory states: the latch's load sees what the next header
+	 sees, the preheader's load what the loop's entry sees.  */
+      tree vback = vphi ? PHI_ARG_DEF_FROM_EDGE (vphi, back) : gimple_vuse (dt);
+      tree ventry = vphi ? PHI_ARG_DEF_FROM_EDGE (vphi, pre) : gimple_vuse (dt);
+      /* The latch reads {first + size, +, size}, the preheader first.  */
+      tree ref = gimple_assign_rhs1 (dt);
+      tree size = TYPE_SIZE_UNIT (TREE_TYPE (ref));
+      tree ev = analyze_scalar_evolution (loop, nf_sm_load_addr (ref));
+      ev = instantiate_scev (pre, loop, ev);
+      tree first = nf_sm_load_addr (gimple_assign_rhs1 (di));
+      poly_int64 d;
+      if (gimple_vuse (dt) != vback
+	  || nf_sm_vstate (gimple_vuse (di), 4) != nf_sm_vstate (ventry, 4)
+	  || !ev || TREE_CODE (ev) != POLYNOMIAL_CHREC
+	  || CHREC_VARIABLE (ev) != (unsigned) loop->num
+	  || TREE_CODE (CHREC_RIGHT (ev)) != INTEGER_CST
+	  || !tree_int_cst_equal (fold_convert (sizetype, CHREC_RIGHT (ev)),
+				  size)
+	  || tree_contains_chrecs (CHREC_LEFT (ev), NULL)
+	  || chrec_contains_undetermined (CHREC_LEFT (ev))
+	  || !ptr_difference_const (CHREC_LEFT (ev), first, &d)
+	  || maybe_ne (d, tree_to_poly_int64 (size)))
+	{
+	  gsi_next (&pi);
+	  continue;
+	}
+      /* first + (i - i0) * size, loaded at the header's start.  */
+      tree i = gimple_phi_result (ivphi);
+      tree i0 = PHI_ARG_DEF_FROM_EDGE (ivphi, pre);
+      tree off = fold_build2 (MINUS_EXPR, sizetype, fold_convert (sizetype, i),
+			      fold_convert (sizetype, i0));
+      off = fold_build2 (MULT_EXPR, sizetype, off, size);
+      gimple_seq seq = NULL;
+      tree addr = force_gimple_operand (
+	fold_build_pointer_plus (unshare_expr (first), off), &seq, true,
+	NULL_TREE);
+      tree load = fold_build2 (MEM_REF, TREE_TYPE (ref), addr,
+			       build_int_cst (reference_alias_ptr_type (ref),
+					      0));
+      tree val = make_ssa_name (TREE_TYPE (res));
+      gimple *ld = gimple_build_assign (val, load);
+      gimple_set_vuse (ld, vphi ? gimple_phi_result (vphi) : gimple_vuse (dt));
+      gimple_seq_add_stmt (&seq, ld);
+      gimple_stmt_iterator at = gsi_after_labels (loop->header);
+      gsi_insert_seq_before (&at, seq, GSI_SAME_STMT);
+      imm_use_iterator it;
+      gimple *u;
+      use_operand_p use;
+      FOR_EACH_IMM_USE_STMT (u, it, res)
+	{
+	  FOR_EACH_IMM_USE_ON_STMT (use, it)
+	    SET_USE (use, val);
+	  update_stmt (u);
+	}
+      remove_phi_node (&pi, true);
+      gimple_stmt_iterator gd = gsi_for_stmt (dt);
+      insert_debug_temps_for_defs (&gd);
+      gsi_remove (&gd, true);
+      release_defs (dt);
+      changed = true;
+    }
+  /* The latch's address arithmetic, now unused: an empty latch is what
+     makes the loop a do-while for nf_loop_body_count.  */
+  for (bool again = changed; again;)
+    {
+      again = false;
+      for (gimple_stmt_iterator gsi = gsi_last_bb (loop->latch);
+	   !gsi_end_p (gsi);)
+	{
+	  gimple *s = gsi_stmt (gsi);
+	  tree lhs = is_gimple_assign (s) ? gimple_assign_lhs (s) : NULL_TREE;
+	  if (lhs && TREE_CODE (lhs) == SSA_NAME && has_zero_uses (lhs)
+	      && !gimple_vdef (s) && !gimple_has_side_effects (s)
+	      && !stmt_could_throw_p (cfun, s))
+	    {
+	      gimple_stmt_iterator del = gsi;
+	      gsi_prev (&gsi);
+	      insert_debug_temps_for_defs (&del);
+	      gsi_remove (&del, true);
+	      release_defs (s);
+	      again = true;
+	    }
+	  else
+	    gsi_prev (&gsi);
+	}
+    }
+  if (changed)
+    scev_reset_htab ();
+  return changed;
+}
+
 /* Step 2: loop B from the uses of A's max.  False when it is none (the
    max is for something else); else *WHY may hold a near miss.  */
 bool
@@ -452,6 +644,8 @@ nf_sm_exp_loop (struct nf_softmax_loops *l, const char **why)
     return *why = NF_WHY_SOFTMAX_LOOPS, true;
   /* The exp's uses: its store and its sum.  */
   tree next = NULL_TREE;
+  if (nf_sm_float_phis (l->b) > 1)
+    nf_sm_unrotate_loads (l->b);
   if (!nf_sm_one_float_phi (l->b, &l->sum_phi, &next))
     return *why = NF_WHY_SOFTMAX_OTHER_WORK, true;
   imm_use_iterator it;

@@ -32,8 +32,10 @@
    only inlining shows, C++'s std::max), each behind its zero-trip guard
    with m and the sum joined with their initial values after it: then
    the region runs from A's guard to where the guards' paths meet, its
-   only conditions the guards, whose test at the entry joins the
-   run-time test (nf_sm_guarded_region); 5. the accesses as scalar
+   only conditions on the path through the three loops the guards, whose
+   test at the entry joins the run-time test (nf_sm_guarded_region;
+   GCC 11 leaves B's guard only on the path skipping A, off that path);
+   5. the accesses as scalar
    evolutions at A's entry: each contiguous, A's elements B's from the
    same or the next element (with the seed x[0] when next), C's reads
    B's stores; the trip counts (nf_loop_body_count: a do-while body
@@ -133,9 +135,11 @@ nf_sm_straight_region (struct nf_softmax_loops *l)
 
 /* Whether BB, outside the three loops, does nothing but join and test:
    no store, call or side effect, and each condition one of the loops'
-   guards GUARDS[0..N).  */
+   guards GUARDS[0..N), or any condition when OFF_PATH (a block the
+   call's path never reaches: the fallback's alone).  */
 static bool
-nf_sm_guard_block_ok (basic_block bb, gcond *const *guards, int n)
+nf_sm_guard_block_ok (basic_block bb, gcond *const *guards, int n,
+		      bool off_path)
 {
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
        gsi_next (&gsi))
@@ -148,7 +152,7 @@ nf_sm_guard_block_ok (basic_block bb, gcond *const *guards, int n)
 	return false;
       if (gimple_code (s) == GIMPLE_COND)
 	{
-	  bool known = false;
+	  bool known = off_path;
 	  for (int k = 0; k < n; k++)
 	    known |= guards[k] == s;
 	  if (!known)
@@ -171,6 +175,7 @@ nf_sm_guarded_region (struct nf_softmax_loops *l)
 {
   class loop *loops[3] = { l->a, l->b, l->c };
   gcond *guards[3];
+  bool enters[3];
   int n = 0;
   l->guard_ok = boolean_true_node;
   /* The region starts at A's guard, or at A's preheader edge when the
@@ -194,6 +199,7 @@ nf_sm_guarded_region (struct nf_softmax_loops *l)
 	t = fold_build1 (TRUTH_NOT_EXPR, boolean_type_node, t);
       l->guard_ok = fold_build2 (TRUTH_AND_EXPR, boolean_type_node,
 				 l->guard_ok, t);
+      enters[n] = enter_true;
       guards[n++] = g;
     }
   nf_sm_loop_blocks (l);
@@ -215,6 +221,39 @@ nf_sm_guarded_region (struct nf_softmax_loops *l)
       || !dominated_by_p (CDI_DOMINATORS, x, top))
     return NF_WHY_SOFTMAX_GUARDED;
   l->exit_bb = x;
+  /* The path the call stands for (GUARD_OK true): from the start, each
+     guard's edge into its loop, each loop from its header to its exit,
+     single successors elsewhere.  When it reaches X, conditions off it
+     are the fallback's alone and need only be free of effects: GCC 11
+     threads B's guard into the path that skips A (`if (n > 1)' before
+     A, then `if (n > 0)' only where it failed), which GCC 12 keeps on
+     B's preheader.  */
+  auto_bitmap on_path;
+  basic_block p = l->start ? l->start_bb : l->a->header;
+  for (int i = 0; i < 64 && p != x; i++)
+    {
+      bitmap_set_bit (on_path, p->index);
+      gcond *c = safe_dyn_cast<gcond *> (last_stmt (p));
+      int k = 0;
+      while (k < n && guards[k] != c)
+	k++;
+      if (p->loop_father != outer)
+	{
+	  class loop *in = p->loop_father;
+	  if ((in != l->a && in != l->b && in != l->c) || p != in->header)
+	    break;
+	  p = single_exit (in)->dest;
+	}
+      else if (single_succ_p (p))
+	p = single_succ (p);
+      else if (k < n && EDGE_COUNT (p->succs) == 2)
+	p = ((EDGE_SUCC (p, 0)->flags & EDGE_TRUE_VALUE) != 0) == enters[k]
+	      ? EDGE_SUCC (p, 0)->dest
+	      : EDGE_SUCC (p, 1)->dest;
+      else
+	break;
+    }
+  bool path_known = p == x;
   /* Every block reached from the guard before X: one of the three loops
      (entered at its header, left by its exit), or a block that only
      joins and tests (at most 16 of them).  */
@@ -262,7 +301,10 @@ nf_sm_guarded_region (struct nf_softmax_loops *l)
 	  if (d == EXIT_BLOCK_PTR_FOR_FN (cfun)
 	      || !dominated_by_p (CDI_DOMINATORS, d, top))
 	    return NF_WHY_SOFTMAX_GUARDED;
-	  if (++others > 16 || !nf_sm_guard_block_ok (d, guards, n))
+	  if (++others > 16
+	      || !nf_sm_guard_block_ok (d, guards, n,
+					path_known
+					  && !bitmap_bit_p (on_path, d->index)))
 	    return NF_WHY_SOFTMAX_BETWEEN;
 	  bitmap_set_bit (l->blocks, d->index);
 	  work.safe_push (d);

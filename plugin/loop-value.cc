@@ -350,12 +350,23 @@ nf_lr_call (struct nf_lregion *g, gcall *call)
 			       nf_lr_const (g, build_real (TREE_TYPE (arg),
 							   dconst0)));
     }
+  tree arg1 = nargs == 2 ? gimple_call_arg (call, 1) : NULL_TREE;
+  /* fmax and fmin commute: a constant first (fmaxf (1e-12f, norm)) goes
+     second, where GCC 12's folding of the call and the libclang tool put
+     it (GCC 11 keeps the order written).  */
+  if ((op == NF_OP_MAX || op == NF_OP_MIN) && CONSTANT_CLASS_P (arg)
+      && !CONSTANT_CLASS_P (arg1))
+    {
+      tree t = arg;
+      arg = arg1;
+      arg1 = t;
+    }
   nf_value a = nf_lr_value (g, arg);
   if (a == NF_NO_VALUE)
     return a;
   if (nargs == 1)
     return nf_lr_unary (g, op, a);
-  nf_value b = nf_lr_value (g, gimple_call_arg (call, 1));
+  nf_value b = nf_lr_value (g, arg1);
   return b == NF_NO_VALUE ? b : nf_lr_binary (g, op, a, b);
 }
 

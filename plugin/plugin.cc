@@ -43,7 +43,6 @@
 #include "dump.h"
 #include "outdir.h"
 #include "nf-plugin.h"
-#include "plugin-version.h" /* gcc_version: only here, it is static.  */
 
 NF_VISIBLE int plugin_is_GPL_compatible;
 

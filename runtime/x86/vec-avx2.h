@@ -76,11 +76,13 @@ vd_load_f32 (const float *p)
   return _mm256_cvtps_pd (_mm_loadu_ps (p));
 }
 
+#ifdef __FLT16_MAX__ /* GCC 11 has no _Float16 on x86 */
 static inline vd
 vd_load_f16 (const _Float16 *p)
 {
   return _mm256_cvtps_pd (_mm_cvtph_ps (_mm_loadl_epi64 ((const void *) p)));
 }
+#endif
 
 /* Store V, each lane rounded once to the type.  The _stream forms write
    around the caches and need P aligned to VD_N elements.  */
@@ -108,6 +110,7 @@ vd_stream_f32 (float *p, vd v)
   _mm_stream_ps (p, _mm256_cvtpd_ps (v));
 }
 
+#ifdef __FLT16_MAX__
 /* V rounded once to _Float16: to float toward zero with the last bit set
    when that was inexact (round to odd), then to nearest _Float16; see
    vec-avx512.h.  AVX2 converts with the rounding mode of MXCSR (to
@@ -143,6 +146,7 @@ vd_stream_f16 (_Float16 *p, vd v)
   long long bits = _mm_cvtsi128_si64 (vd_to_f16 (v));
   _mm_stream_si64 ((long long *) (void *) p, bits);
 }
+#endif /* __FLT16_MAX__ */
 
 /* V with ALT in the lanes where V is zero or NaN: the fix-up of the
    products through error terms, whose exact zeros are +0 whatever the

@@ -77,11 +77,13 @@ vd_load_f32 (const float *p)
   return _mm512_cvtps_pd (_mm256_loadu_ps (p));
 }
 
+#ifdef __FLT16_MAX__ /* GCC 11 has no _Float16 on x86 */
 static inline vd
 vd_load_f16 (const _Float16 *p)
 {
   return _mm512_cvtps_pd (_mm256_cvtph_ps (_mm_loadu_si128 ((const void *) p)));
 }
+#endif
 
 /* Store V, each lane rounded once to the type.  The _stream forms write
    around the caches and need P aligned to VD_N elements.  */
@@ -109,6 +111,7 @@ vd_stream_f32 (float *p, vd v)
   _mm256_stream_ps (p, _mm512_cvtpd_ps (v));
 }
 
+#ifdef __FLT16_MAX__
 /* V rounded once to _Float16: toward zero to float, with the last bit set
    when that was inexact (round to odd), then to nearest _Float16.  Float
    has 13 bits more than _Float16, so the second rounding sees the first
@@ -136,6 +139,7 @@ vd_stream_f16 (_Float16 *p, vd v)
 {
   _mm_stream_si128 ((void *) p, vd_to_f16 (v));
 }
+#endif /* __FLT16_MAX__ */
 
 /* V with ALT in the lanes where V is zero or NaN: the fix-up of the
    products through error terms, whose exact zeros are +0 whatever the

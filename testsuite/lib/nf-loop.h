@@ -57,6 +57,7 @@ NF_LOOP_WRAP (nf_rmsnorm_rows_f64, void,
 	      (double *y, const double *x, const double *w, size_t rows,
 	       size_t n, double eps),
 	      (y, x, w, rows, n, eps), )
+#ifdef __FLT16_MAX__ /* no _Float16 on x86 before GCC 12 */
 NF_LOOP_WRAP (nf_rmsnorm_f16, void,
 	      (_Float16 *y, const _Float16 *x, const _Float16 *w, size_t n,
 	       float eps),
@@ -65,6 +66,7 @@ NF_LOOP_WRAP (nf_rmsnorm_rows_f16, void,
 	      (_Float16 *y, const _Float16 *x, const _Float16 *w, size_t rows,
 	       size_t n, float eps),
 	      (y, x, w, rows, n, eps), )
+#endif
 NF_LOOP_WRAP (nf_nrm2_f32, float, (const float *x, size_t n), (x, n), return)
 NF_LOOP_WRAP (nf_nrm2d_f32, double, (const float *x, size_t n), (x, n),
 	      return)
@@ -74,8 +76,10 @@ NF_LOOP_WRAP (nf_sumsq_f32, double, (const float *x, size_t n), (x, n),
 	      return)
 NF_LOOP_WRAP (nf_sumsq_f64, long double, (const double *x, size_t n), (x, n),
 	      return)
+#ifdef __FLT16_MAX__ /* no _Float16 on x86 before GCC 12 */
 NF_LOOP_WRAP (nf_nrm2_f16, float, (const _Float16 *x, size_t n), (x, n),
 	      return)
+#endif
 NF_LOOP_WRAP (nf_dist_f32, float,
 	      (const float *a, const float *b, size_t n), (a, b, n), return)
 NF_LOOP_WRAP (nf_dist_d_f32, double,
@@ -115,10 +119,12 @@ NF_LOOP_WRAP (nf_matvec_f64, void,
 	      (double *y, const double *w, const double *x, size_t d,
 	       size_t n),
 	      (y, w, x, d, n), )
+#ifdef __FLT16_MAX__ /* no _Float16 on x86 before GCC 12 */
 NF_LOOP_WRAP (nf_matvec_f16, void,
 	      (float *y, const _Float16 *w, const float *x, size_t d,
 	       size_t n),
 	      (y, w, x, d, n), )
+#endif
 NF_LOOP_WRAP (nf_dot_f32, float, (const float *a, const float *b, size_t n),
 	      (a, b, n), return)
 NF_LOOP_WRAP (nf_dot_f64, double,
@@ -160,8 +166,10 @@ static const size_t nf_loop_ns[] = { 0, 1, 7, 33, 4096 };
 /* Whether the plugin calls nf_matvec_* for a D x N matrix under the
    test's flags: rows of 16 elements up (lower/match.h NF_MATVEC_MIN_N),
    and under reassociation, where GCC vectorizes the loop itself, 2^16
-   elements up (NF_MATVEC_FAST_MIN_ELEMS).  */
-#ifdef __ASSOCIATIVE_MATH__
+   elements up (NF_MATVEC_FAST_MIN_ELEMS).  GCC 12 added
+   __ASSOCIATIVE_MATH__; before it, __FAST_MATH__ (-ffast-math, -Ofast,
+   which reassociate) stands for it.  */
+#if defined __ASSOCIATIVE_MATH__ || (__GNUC__ < 12 && defined __FAST_MATH__)
 #define NF_MATVEC_PAYS(d, n) ((n) >= 16 && (size_t) (d) * (n) >= 65536)
 #else
 #define NF_MATVEC_PAYS(d, n) ((n) >= 16)
@@ -298,7 +306,9 @@ nf_loop_near (const char *what, size_t i, long double got, long double ref,
    rounding of a double result.  */
 NF_LOOP_DEFINE_CHECK (f32, float, float, float, sqrtf, NF_ULPS_F, 2, 1e-5L)
 NF_LOOP_DEFINE_CHECK (f64, double, double, double, sqrt, NF_ULPS_D, 2, 1e-12L)
+#ifdef __FLT16_MAX__ /* no _Float16 on x86 before GCC 12 */
 NF_LOOP_DEFINE_CHECK (f16, _Float16, float, float, sqrtf, NF_ULPS_H, 1, 1e-3L)
+#endif
 
 /* nf_loop_check_softmax_SFX (Y, X, N, FUSED): Y[0..N-1] is the softmax
    of X (the input, kept aside if Y overwrote it).  Fused: within 1 ulp
@@ -359,7 +369,9 @@ NF_LOOP_DEFINE_SOFTMAX (f64, double, NF_ULPS_D, 1e-12L)
 
 NF_LOOP_DEFINE_NRM2 (f32, float, float, sqrtf, NF_ULPS_F, 1e-5L)
 NF_LOOP_DEFINE_NRM2 (f64, double, double, sqrt, NF_ULPS_D, 1e-12L)
+#ifdef __FLT16_MAX__ /* no _Float16 on x86 before GCC 12 */
 NF_LOOP_DEFINE_NRM2 (f16, _Float16, float, sqrtf, NF_ULPS_F, 1e-5L)
+#endif
 
 /* nf_loop_check_dist_SFX (GOT, A, B, N, MEAN, FUSED): GOT is the
    distance sqrt (sum ((A - B)^2)) of T data (B NULL: the norm of A), or

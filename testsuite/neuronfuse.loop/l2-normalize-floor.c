@@ -37,6 +37,14 @@ normalize_f64 (double *y, const double *x, int n)
 static float x[NF_LOOP_MAX], y[NF_LOOP_MAX + 1], xs[NF_LOOP_MAX];
 static double xd[NF_LOOP_MAX], yd[NF_LOOP_MAX + 1];
 
+/* Whether the functions above assume finite math: taken here, as the
+   pragma below sets __FINITE_MATH_ONLY__ to 0 for what follows.  */
+#if __FINITE_MATH_ONLY__
+#define FINITE_ONLY 1
+#else
+#define FINITE_ONLY 0
+#endif
+
 /* The checks in main compute references with loops of their own: not
    optimized, so the plugin leaves them alone.  */
 #pragma GCC optimize ("O0")
@@ -113,7 +121,7 @@ main (void)
       CHECK_NORMALIZE (NF_ULPS_D, 1e-12L, yd, xd, n, 1e-12, fused, od);
       CHECK (yd[n] == NF_LOOP_SENTINEL);
     }
-#if !__FINITE_MATH_ONLY__
+#if !FINITE_ONLY
   /* A NaN element: the norm is NaN, fmaxf gives eps, so the other
      elements are x[i] / eps and the NaN stays NaN, as in the loop.  */
   memcpy (xs, x, 8 * sizeof (float));
