@@ -14,6 +14,8 @@
      _13 = s_2(D)->w                          s->w
      _6 = p_1(D) + _5; _5 = _4 * 8;
        _7 = MEM[(float *)_6 + 4B]             p[2 * i + 1]
+     _3 = i_1 * 2; _4 = _3 + 1; _5 = *(x + _4 * 4)
+                                              x[2 * i + 1]
      _19 = .SQRT (s_8); *norm_4(D) = _19      *norm
      _5 = _4 - 1.0e+0; _4 = expf (x_2(D));
        return _5                              expf (x) - 1.0f
@@ -431,10 +433,13 @@ nf_name_def (gimple *g, int depth, char *buf, size_t size)
 	const char *op = nf_name_binop (code, &prec);
 	if (!op)
 	  return NF_P_FAIL;
+	tree y = gimple_assign_rhs2 (g);
+	/* GIMPLE puts a constant factor second; C code writes 2 * i.  */
+	if (code == MULT_EXPR && CONSTANT_CLASS_P (y) && !CONSTANT_CLASS_P (x))
+	  std::swap (x, y);
 	nf_name_operand (x, depth, prec, a, sizeof a);
 	/* The right operand of - or / binds tighter: a - (b + c).  */
-	nf_name_operand (gimple_assign_rhs2 (g), depth, prec + 1, b,
-			 sizeof b);
+	nf_name_operand (y, depth, prec + 1, b, sizeof b);
 	snprintf (buf, size, "%s %s %s", a, op, b);
 	return prec;
       }
