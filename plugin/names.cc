@@ -434,6 +434,11 @@ nf_name_def (gimple *g, int depth, char *buf, size_t size)
 	if (!op)
 	  return NF_P_FAIL;
 	tree y = gimple_assign_rhs2 (g);
+	/* The scalar rewrite's x + 0.0 (scalar.cc: the sign of a zero) is
+	   x in the source.  */
+	if (code == PLUS_EXPR && TREE_CODE (y) == REAL_CST
+	    && real_equal (TREE_REAL_CST_PTR (y), &dconst0))
+	  return nf_name_value (x, depth, buf, size);
 	/* GIMPLE puts a constant factor second; C code writes 2 * i.  */
 	if (code == MULT_EXPR && CONSTANT_CLASS_P (y) && !CONSTANT_CLASS_P (x))
 	  std::swap (x, y);
