@@ -3,7 +3,9 @@
    NULL strings become null, ids count from 1, a failed write returns the
    errno and leaves no file behind.  Version 2: "end_line" defaults to the
    region's line, and nf_report_add_ir attaches the three texts, or null
-   with the emitter's reason (long double has no HLO type).  */
+   with the emitter's reason (long double has no HLO type).  Every kind's
+   cost from nf_region_contract is above 0 in FLOPs and in bytes, a
+   scalar Expm1/Log1p included (issue 20: the page said "unknown").  */
 
 #include "report.h"
 
@@ -24,9 +26,43 @@ str_at (json_t *root, const char *path1, size_t i, const char *key)
     json_object_get (json_array_get (json_object_get (root, path1), i), key));
 }
 
+/* nf_region_contract gives every kind, element type and variant FLOPs
+   and bytes above 0; a scalar Expm1 reads x and writes its result.  */
+static void
+check_costs (void)
+{
+  static const enum nf_kind kinds[]
+    = { NF_KIND_RMSNORM, NF_KIND_MULREDSQRT, NF_KIND_EXPM1, NF_KIND_LOG1P,
+	NF_KIND_ELEMENTWISE, NF_KIND_DOT, NF_KIND_SOFTMAX };
+  static const enum nf_elem elems[]
+    = { NF_ELEM_F16, NF_ELEM_F32, NF_ELEM_F64, NF_ELEM_F80 };
+  const char *notes[NF_REGION_MAX_NOTES];
+  nf_region_desc d;
+
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    for (size_t e = 0; e < sizeof elems / sizeof elems[0]; e++)
+      for (int v = 0; v < 4; v++)
+	{
+	  nf_region_desc_init (&d, kinds[k], "f", "f32", "f32", NULL, 0, NULL,
+			       0);
+	  nf_region_contract (&d, notes, kinds[k], elems[e], elems[e], v & 1,
+			      v & 2, true);
+	  CHECK (d.flops > 0 && d.bytes > 0);
+	  CHECK (d.n_notes >= 1 && d.n_notes <= NF_REGION_MAX_NOTES);
+	}
+  /* Scalar (MAP false): the operand and the result, 2 elements.  */
+  nf_region_contract (&d, notes, NF_KIND_EXPM1, NF_ELEM_F32, NF_ELEM_F32,
+		      false, false, true);
+  CHECK (d.bytes == 8 && d.flops == 20);
+  nf_region_contract (&d, notes, NF_KIND_LOG1P, NF_ELEM_F64, NF_ELEM_F64,
+		      false, false, false);
+  CHECK (d.bytes == 16);
+}
+
 int
 main (void)
 {
+  check_costs ();
   const char *odd = "f\"o\\o\n\xc3\xa9";	/* f"o\o<newline>é */
   nf_report *r = nf_report_new ("test-tool", "dir/odd \"name\".c");
   CHECK (r != NULL);

@@ -73,8 +73,10 @@ void nf_region_desc_init (nf_region_desc *d, enum nf_kind kind,
 #define NF_REGION_MAX_NOTES 2
 
 /* Fill what both front ends say alike about a fused region of KIND on
-   ELEM data: D->flops and D->bytes per element (the cost model of the
-   report's roofline) and D->notes, the changes the floating-point
+   ELEM data: D->flops and D->bytes per element, both > 0 for every kind
+   (the cost model of the report's roofline: the region as the Neuron
+   compiler would see it, a tensor op; a scalar Expm1 reads its operand
+   and writes its result, 2 elements) and D->notes, the changes the floating-point
    contract allows (DESIGN.md section 4), pointing into NOTES (room for
    NF_REGION_MAX_NOTES, kept alive by the caller until the region is
    added).  ACCUM is the type the original loop summed in (NF_ELEM_F16

@@ -528,10 +528,12 @@ nf_dot_outline (const struct nf_dot_nest *n, const nf_region *r,
     loc = find_loop_location (n->inner);
   if (LOCATION_LOCUS (loc.get_location_t ()) == UNKNOWN_LOCATION)
     loc = dump_user_location_t (n->store);
-  const char *ins[2] = { nf_value_label (r, nf_access_base (r, m->input)),
-			 nf_value_label (r, nf_access_base (r, m->weight)) };
-  const char *outs[1] = { nf_value_label (r, nf_access_base (
-					       r, nf_call_store (r, m))) };
+  /* The report names the arrays after the source (the region's labels
+     may be GCC's temporaries): the matrix, the vector, the output.  */
+  char wn[64], xn[64], yn[64];
+  const char *ins[2] = { nf_source_array_name (n->w0, wn, sizeof wn),
+			 nf_source_array_name (n->x0, xn, sizeof xn) };
+  const char *outs[1] = { nf_source_array_name (n->y0, yn, sizeof yn) };
   const char *notes[NF_REGION_MAX_NOTES];
   int dims[1] = { 1 };
   enum nf_elem elem = nf_value_type (r, m->input).elem;

@@ -622,10 +622,13 @@ nf_res_fuse (struct nf_res *s, enum nf_elem accum, tree kargs[5],
 		       nf_loop_disjoint (y, w, n, esz));
   c.ok = ok2;
 
-  const char *ins[6] = { f.y_label, f.x_label, rname, f.w_label ? f.w_label
-								: "NULL",
+  char yn[64], xn[64], rn[64], wn[64];
+  nf_source_array_name (y, yn, sizeof yn);
+  nf_source_array_name (x, xn, sizeof xn);
+  const char *ins[6] = { yn, xn, nf_source_array_name (r, rn, sizeof rn),
+			 w ? nf_source_array_name (w, wn, sizeof wn) : "NULL",
 			 "n", "eps" };
-  const char *outs[2] = { f.y_label, f.x_label };
+  const char *outs[2] = { yn, xn };
   const char *notes[NF_REGION_MAX_NOTES];
   int dims[1] = { 0 };
   nf_region_desc d;

@@ -508,9 +508,14 @@ nf_rows_outline (const struct nf_rows_nest *n, const struct nf_rows_note *note,
   c.ok = nf_rows_ok (n);
 
   /* The report: as one row's, with the rows.  */
-  const char *ins[6] = { f.y_label, f.x_label, f.w_label ? f.w_label : "NULL",
+  char yn[64], xn[64], wn[64];
+  nf_source_array_name (n->y0, yn, sizeof yn);
+  nf_source_array_name (n->x0, xn, sizeof xn);
+  const char *ins[6] = { yn, xn,
+			 n->w ? nf_source_array_name (n->w, wn, sizeof wn)
+			      : "NULL",
 			 "rows", "n", "eps" };
-  const char *outs[1] = { f.y_label };
+  const char *outs[1] = { yn };
   const char *notes[NF_REGION_MAX_NOTES];
   int dims[1] = { 1 };
   nf_region_desc d;

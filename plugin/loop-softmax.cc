@@ -497,8 +497,8 @@ nf_sm_outline (struct nf_softmax_loops *l, const nf_region *r,
 {
   dump_user_location_t loc = find_loop_location (l->a);
   char xb[64], yb[64];
-  const char *ins[2] = { nf_sm_label (l->xb, xb, sizeof xb), "n" };
-  const char *outs[1] = { nf_sm_label (l->yc_s, yb, sizeof yb) };
+  const char *ins[2] = { nf_source_array_name (l->xb, xb, sizeof xb), "n" };
+  const char *outs[1] = { nf_source_array_name (l->yc_s, yb, sizeof yb) };
   const char *notes[NF_REGION_MAX_NOTES];
   int dims[1] = { 0 };
   enum nf_elem elem = nf_value_type (r, m->input).elem;

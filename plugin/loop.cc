@@ -660,26 +660,32 @@ nf_loop_record (struct nf_lregion *g, const nf_match *m,
 	  if (a->value == NF_NO_VALUE)
 	    name = "NULL";
 	  else
-	    label = nf_value_label (r, nf_access_base (r, a->value));
+	    label = nf_source_array_name (c->args[i], names[n_ins],
+					  sizeof names[n_ins]);
 	  if (a->role == NF_ROLE_X)
 	    name = "x";
 	  break;
 	case NF_ROLE_N:
 	case NF_ROLE_EPS:
+	  /* The plan's name, unless the region named a temporary.  */
+	  if (name && nf_name_is_ssa (name))
+	    label = nf_source_name (c->args[i], names[n_ins],
+				    sizeof names[n_ins]);
 	  break;
 	default:
 	  continue;
 	}
-      snprintf (names[n_ins], sizeof names[n_ins], "%s", label ? label : name);
+      if (!label)
+	snprintf (names[n_ins], sizeof names[n_ins], "%s", name);
       ins[n_ins] = names[n_ins];
       n_ins++;
     }
-  char outname[64];
+  char outname[96];
   const char *outs[1] = { outname };
   if (m->kind != NF_KIND_MULREDSQRT || m->normalize)
     snprintf (outname, sizeof outname, "%s", names[0]);
   else
-    nf_value_name (c->outs[0], outname, sizeof outname);
+    snprintf (outname, sizeof outname, "%s", c->out_name);
   const char *notes[NF_REGION_MAX_NOTES];
   int dims[1] = { 0 };
   enum nf_elem accum = nf_loop_accum (g, m);
@@ -794,6 +800,11 @@ nf_loop_attempt (class loop *loop, bool guarded, enum nf_loop_mode mode,
 	  const char *rows_why = NULL;
 	  enum nf_elem accum = nf_loop_accum (&g, &m);
 	  bool plain = integer_onep (nf_lr_assumptions (&g));
+	  /* The result's name before the rewrite redefines it.  */
+	  if (c.outs.length ())
+	    nf_source_name (c.outs[0], c.out_name, sizeof c.out_name);
+	  else
+	    snprintf (c.out_name, sizeof c.out_name, "(value)");
 	  if (nf_opts.mode == NF_MODE_REWRITE)
 	    {
 	      nf_loop_outline (&g, &c, loc.get_location_t ());

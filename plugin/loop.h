@@ -73,6 +73,8 @@ struct nf_loop_call
   nf_value store;      /* The STORE of the idiom's result, or none.  */
   gcall *call;	       /* The call, once nf_loop_outline made it.  */
   auto_vec<tree> outs; /* SSA names used after the region.  */
+  char out_name[96];   /* OUTS[0] named after the source, before the
+			  rewrite changes its definition (names.cc).  */
 };
 
 /* C as the call of PLAN, a kernel of KIND returning nothing, on data of

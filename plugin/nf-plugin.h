@@ -73,6 +73,19 @@ void nf_record_missed (dump_user_location_t where, enum nf_kind kind,
    temporary, the constant's text) in BUF of SIZE bytes; returns BUF.  */
 const char *nf_value_name (tree t, char *buf, size_t size);
 
+/* names.cc: the value T named after the source, for the report's
+   live-ins and live-outs (a variable, a load as C such as x[i] or s->w,
+   where the value is stored, or the expression computing it), in BUF of
+   SIZE bytes; never a GCC SSA name.  Returns BUF.  */
+const char *nf_source_name (tree t, char *buf, size_t size);
+
+/* The array whose element ADDR points to (pointer arithmetic stripped),
+   named by nf_source_name.  */
+const char *nf_source_array_name (tree addr, char *buf, size_t size);
+
+/* Whether NAME contains a GCC SSA name ("_5", "x_3(D)").  */
+bool nf_name_is_ssa (const char *name);
+
 /* The report's dtype name of the floating type TYPE ("f32", "f64",
    "f80", "f128") or "?".  */
 const char *nf_dtype_name (tree type);

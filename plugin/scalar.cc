@@ -212,7 +212,7 @@ nf_reset_debug_uses (tree name)
 struct nf_scalar_entry
 {
   nf_region_desc d;
-  char in[64], out[64];		/* Names of the input and the result.  */
+  char in[96], out[96];		/* Names of the input and the result.  */
   const char *ins[1], *outs[1];
   const char *notes[NF_REGION_MAX_NOTES];
 };
@@ -224,13 +224,16 @@ nf_scalar_entry_init (struct nf_scalar_entry *e, enum nf_kind kind,
 		      const struct nf_mathfn *fn, tree type, tree in, tree out)
 {
   memset (e, 0, sizeof *e);
-  e->ins[0] = nf_value_name (in, e->in, sizeof e->in);
-  e->outs[0] = nf_value_name (out, e->out, sizeof e->out);
+  e->ins[0] = nf_source_name (in, e->in, sizeof e->in);
+  e->outs[0] = nf_source_name (out, e->out, sizeof e->out);
   nf_region_desc_init (&e->d, kind, nf_mathfn_callee (fn),
 		       nf_dtype_name (type),
 		       nf_dtype_name (type), e->ins, 1, e->outs, 1);
-  nf_region_contract (&e->d, e->notes, kind, NF_ELEM_NONE, NF_ELEM_NONE,
-		      false, false, flag_errno_math);
+  /* The element type sizes the cost: one operand read, one result
+     written, as a tensor op (the tool passes its type alike).  */
+  enum nf_elem elem = nf_elem_of (type);
+  nf_region_contract (&e->d, e->notes, kind, elem, elem, false, false,
+		      flag_errno_math);
 }
 
 /* The built-in of FNS that CALL calls, or NULL.  */

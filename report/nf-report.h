@@ -42,6 +42,7 @@ typedef struct nf_rregion
   const char *kind, *function, *file, *action, *callee, *dtype, *accum;
   int line, column, end_line;		/* 0 when unknown.  */
   json_t *live_ins, *live_outs, *notes; /* Arrays, or NULL.  */
+  bool scalar; /* An Expm1/Log1p of one value (no reduce_dims): one call.  */
   double flops, bytes;			/* Negative when absent.  */
   const char *ir[NF_N_FORMS];		/* Texts; NULL when absent or null.  */
   const char *ir_error[NF_N_FORMS];	/* The emitter's reason, or NULL.  */

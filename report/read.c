@@ -295,6 +295,10 @@ nf_read_region (nf_runit *u, nf_rregion *r, json_t *o)
   r->live_ins = nf_arr (o, "live_ins");
   r->live_outs = nf_arr (o, "live_outs");
   r->notes = nf_arr (o, "notes");
+  json_t *dims = nf_arr (o, "reduce_dims");
+  r->scalar = dims && json_array_size (dims) == 0 && r->kind
+	      && (strcmp (r->kind, "Expm1") == 0
+		  || strcmp (r->kind, "Log1p") == 0);
   r->flops = nf_num (o, "flops");
   r->bytes = nf_num (o, "bytes");
   json_t *ir = json_object_get (o, "ir");

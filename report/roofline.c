@@ -252,14 +252,6 @@ nf_roof_svg (FILE *f, const nf_machine *m, const nf_rset *set)
 void
 nf_roof_sentence (FILE *f, const nf_machine *m, const nf_rregion *r)
 {
-  if (r->bytes == 0 && r->flops > 0)
-    {
-      fputs ("not placed: a scalar region moves no memory (its operands "
-	     "are in registers), so it has no intensity; its cost is the "
-	     "latency of one call",
-	     f);
-      return;
-    }
   if (!nf_roof_placeable (r))
     {
       fputs ("not placed: the report gives no FLOP and byte counts for it", f);
@@ -278,4 +270,12 @@ nf_roof_sentence (FILE *f, const nf_machine *m, const nf_rregion *r)
 	   memory ? "bandwidth x intensity: moving fewer bytes helps, faster "
 		    "arithmetic does not"
 		  : "the compute peak: fewer or cheaper operations help");
+  /* The cost is that of the region as a tensor op (its operand read, its
+     result written); in the host program it is one call on a value in
+     registers.  */
+  if (r->scalar)
+    fputs ("; as written it is one scalar call on a value in registers, "
+	   "so on the host it is latency-bound: the point is the op as a "
+	   "Neuron tensor op would run it",
+	   f);
 }

@@ -6,7 +6,11 @@
      missed KIND FUNCTION FILE:LINE:COLUMN REASON
 
    Exits 1 with a message naming the file and position on malformed JSON,
-   2 when a required field is missing or of the wrong type.  */
+   2 when a required field is missing or of the wrong type, and 3 when a
+   region breaks what every report promises its reader (issue 20): a
+   live-in or live-out named with a GCC SSA name ("_5", "x_3(D)") instead
+   of the source, or FLOPs or bytes not above 0 (the page's roofline
+   would say "unknown").  Every test that reads a report checks both.  */
 
 #include <jansson.h>
 #include <stdio.h>
@@ -19,6 +23,49 @@ bad (const char *what)
 {
   fprintf (stderr, "%s: %s\n", path, what);
   return 2;
+}
+
+/* Whether NAME holds a GCC SSA name: "_" and a digit not inside an
+   identifier, or "(D)" (the regexp (^|[^A-Za-z0-9_])_[0-9]+|\(D\)).  */
+static int
+ssa_name_p (const char *name)
+{
+  for (const char *p = name; *p; p++)
+    if (p[0] == '_' && p[1] >= '0' && p[1] <= '9'
+	&& (p == name
+	    || !(p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9')
+		 || (p[-1] >= 'a' && p[-1] <= 'z')
+		 || (p[-1] >= 'A' && p[-1] <= 'Z'))))
+      return 1;
+  return strstr (name, "(D)") != NULL;
+}
+
+/* Check region E's live names and cost; 0, or a message on stderr and
+   3.  */
+static int
+check_promises (json_t *e)
+{
+  static const char *const lives[] = { "live_ins", "live_outs" };
+  size_t i;
+  json_t *v;
+  long long id = (long long) json_integer_value (json_object_get (e, "id"));
+  for (size_t k = 0; k < 2; k++)
+    json_array_foreach (json_object_get (e, lives[k]), i, v)
+      if (!json_is_string (v) || ssa_name_p (json_string_value (v)))
+	{
+	  fprintf (stderr, "%s: region %lld: %s[%zu] is no source name: %s\n",
+		   path, id, lives[k], i,
+		   json_is_string (v) ? json_string_value (v) : "(not a string)");
+	  return 3;
+	}
+  if (!(json_number_value (json_object_get (e, "flops")) > 0)
+      || !(json_number_value (json_object_get (e, "bytes")) > 0))
+    {
+      fprintf (stderr, "%s: region %lld: flops and bytes must be above 0\n",
+	       path, id);
+      return 3;
+    }
+  return 0;
 }
 
 static const char *
@@ -85,6 +132,9 @@ main (int argc, char **argv)
       if (!json_is_number (json_object_get (e, "flops"))
 	  || !json_is_number (json_object_get (e, "bytes")))
 	return bad ("region without flops or bytes");
+      int rc = check_promises (e);
+      if (rc)
+	return rc;
       printf ("region %lld %s %s",
 	      (long long) json_integer_value (json_object_get (e, "id")),
 	      str (e, "kind"), str (e, "function"));
