@@ -25,7 +25,7 @@
 # When all shards are done, their .sum and .log files are merged into
 # TOOL.sum and TOOL.log here: the first shard's header, then each .exp's
 # "Running" line and its units in their order (each shard marks the
-# units it ran with an "NF-UNIT: NUMBER WHAT (shard K)" line), so the
+# units it ran with an "NF-UNIT: NUMBER WHAT (shard K, TIME)" line), so the
 # merged .sum has the lines of a one-process run in its order, and a
 # summary recounted from them.  The .log keeps the NF-UNIT lines (which
 # shard ran what).  The exit status is 1 if a shard failed, if a result
