@@ -13,7 +13,8 @@
 # Every shard runs every .exp file, in the same order; the work in them
 # is cut into units (lib/neuronfuse.exp's nf-claim: one per directory
 # and option set of the matrix, one per test file of clang.exp, one per
-# whole .exp for the rest) that every shard meets in the same order and
+# test file and instruction set of runtime.exp, one per whole .exp for
+# the rest) that every shard meets in the same order and
 # numbers alike.  A shard runs a unit only if it is the first to create
 # the unit's file in the shared claim directory shard-claims (an
 # exclusive create: one shard wins), so the work is shared out as it
