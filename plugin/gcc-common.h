@@ -95,6 +95,13 @@ public:
 private:
   auto_vec<class loop *> m_loops; /* the loops, in the iterator's order */
 };
+
+/* GCC 12's system.h gained startswith (STR, PREFIX); GCC 11 has none.  */
+static inline bool
+startswith (const char *str, const char *prefix)
+{
+  return strncmp (str, prefix, strlen (prefix)) == 0;
+}
 #endif
 
 /* Exported entry points of the plugin.  */
