@@ -405,16 +405,9 @@ nf_rewrite_unit (nf_tool *t, const struct nf_cli *cli, CXIndex index)
     }
   if (status == 0 && cli->report)
     {
-      int err = 0;
-      bool in_dir
-	= nf_outdir_arg_p (cli->report) || nf_outdir_is_dir (cli->report);
-      char *path = in_dir ? nf_outdir_path (cli->report, t->unit,
-					    NF_OUTDIR_REPORT_SUFFIX, &err)
-			  : strdup (cli->report);
-      if (path)
-	err = nf_report_write (t->report, path);
-      else if (!err)
-	err = ENOMEM;
+      char *path = NULL;
+      int err = nf_outdir_write_report (t->report, cli->report, t->unit,
+					&path);
       if (err)
 	{
 	  fprintf (stderr, "neuronfuse-clang: cannot write report '%s': %s\n",
@@ -437,7 +430,6 @@ main (int argc, char **argv)
   nf_tool t = { 0 };
   t.input = cli.input;
   t.dump_dir = cli.dump_dir;
-  t.dump_in_dir = cli.dump_dir && nf_outdir_arg_p (cli.dump_dir);
   t.unit = cli.output ? cli.output : cli.input;
   t.kinds = cli.kinds;
   t.math_errno = nf_args_math_errno (&cli);
@@ -452,8 +444,7 @@ main (int argc, char **argv)
 
   if (cli.dump_dir)
     {
-      int err = t.dump_in_dir ? nf_outdir_prepare (cli.dump_dir, "")
-			      : nf_dump_dir_check (cli.dump_dir);
+      int err = nf_dump_dir_check (cli.dump_dir);
       if (err)
 	{
 	  fprintf (stderr, "neuronfuse-clang: --dump-hlo=%s: %s\n",

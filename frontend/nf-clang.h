@@ -20,8 +20,8 @@ typedef struct nf_tool
   /* Options.  */
   const char *input;	/* IN.c as given.  */
   const char *dump_dir; /* --dump-hlo=DIR or DIR/, or NULL.  */
-  bool dump_in_dir;	/* DIR/: files under the unit's path in it.  */
-  const char *unit;	/* That path's source: OUT.c, else IN.c.  */
+  const char *unit;	/* Its name in a build's directory (report=DIR/,
+			   dump-hlo=DIR/): OUT.c, else IN.c.  */
   unsigned kinds;	/* --kinds=LIST: mask of enum nf_kind.  */
   bool signed_zeros;	/* No -fno-signed-zeros/-ffast-math there.  */
   bool fast_math;	/* -funsafe-math-optimizations without signed

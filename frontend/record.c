@@ -6,12 +6,10 @@
 
    Copyright (C) 2026 The neuronfuse developers.  GPL-3.0-or-later.  */
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dump.h"
-#include "outdir.h"
 #include "kinds.h"
 #include "record.h"
 
@@ -30,14 +28,9 @@ nf_record_region (nf_tool *t, nf_region_desc *desc, const char *function,
     nf_report_add_ir (t->report, id, match);
   if (t->dump_dir && match && id)
     {
-      char stem[1024];
       const char *skipped = NULL;
-      int err = ENAMETOOLONG;
-      if (nf_outdir_stem (t->dump_in_dir ? t->unit : t->input,
-			  t->dump_in_dir, function, stem, sizeof stem))
-	err = t->dump_in_dir ? nf_outdir_prepare (t->dump_dir, stem) : 0;
-      if (!err)
-	err = nf_dump_region (t->dump_dir, stem, match, id, &skipped);
+      int err = nf_dump_region (t->dump_dir, t->input, t->unit, function,
+				match, id, &skipped);
       if (err && !t->dump_error)
 	t->dump_error = err;
     }

@@ -6,7 +6,9 @@
 
 #include "dump.h"
 #include "emit.h"
+#include "outdir.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,9 +48,34 @@ nf_dump_one (const char *path, nf_emitter emit, const nf_match *m, int id,
   return rc;
 }
 
+/* Write to BUF (SIZE bytes) the stem of the dumps of FUNCTION's regions
+   (see nf_dump_region): IN_DIR, UNIT's path in the directory, else
+   INPUT's base name; then "." and FUNCTION.  Returns false when it does
+   not fit.  */
+static bool
+nf_dump_stem (const char *input, const char *unit, bool in_dir,
+	      const char *function, char *buf, size_t size)
+{
+  const char *slash = strrchr (input, '/');
+  size_t n;
+
+  if (!in_dir)
+    snprintf (buf, size, "%s", slash ? slash + 1 : input);
+  else if (!nf_outdir_unit (unit, buf, size))
+    return false;
+  n = strlen (buf);
+  if (snprintf (buf + n, size - n, ".%s", function) >= (int) (size - n))
+    return false;
+  for (char *p = buf + (in_dir ? n : 0); *p; p++)
+    if (!isalnum ((unsigned char) *p) && *p != '_' && *p != '.' && *p != '-')
+      *p = '_';
+  return true;
+}
+
 int
-nf_dump_region (const char *dir, const char *stem, const nf_match *m,
-		int id, const char **skipped)
+nf_dump_region (const char *dir, const char *input, const char *unit,
+		const char *function, const nf_match *m, int id,
+		const char **skipped)
 {
   static const struct
   {
@@ -61,9 +88,18 @@ nf_dump_region (const char *dir, const char *stem, const nf_match *m,
     { "penguin.txt", nf_emit_penguin, false },
     { "custom_call.mlir", nf_emit_rmsnorm_custom_call, true },
   };
-  char path[4096];
+  char path[4096], stem[1024];
+  bool in_dir = nf_outdir_arg_p (dir);
 
   *skipped = NULL;
+  if (!nf_dump_stem (input, unit, in_dir, function, stem, sizeof stem))
+    return ENAMETOOLONG;
+  if (in_dir)
+    {
+      int rc = nf_outdir_prepare (dir, stem);
+      if (rc)
+	return rc;
+    }
   for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
     {
       if (forms[i].rmsnorm_only && m->kind != NF_KIND_RMSNORM)
@@ -83,6 +119,8 @@ int
 nf_dump_dir_check (const char *dir)
 {
   struct stat st;
+  if (nf_outdir_arg_p (dir))
+    return nf_outdir_prepare (dir, "");
   if (stat (dir, &st) != 0)
     return errno;
   if (!S_ISDIR (st.st_mode))

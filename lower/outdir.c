@@ -5,7 +5,6 @@
 
 #include "outdir.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,8 @@ nf_outdir_arg_p (const char *arg)
   return n > 0 && arg[n - 1] == '/';
 }
 
-bool
+/* Whether PATH is an existing directory.  */
+static bool
 nf_outdir_is_dir (const char *path)
 {
   struct stat st;
@@ -150,22 +150,14 @@ nf_outdir_path (const char *dir, const char *unit, const char *suffix, int *err)
   return path;
 }
 
-bool
-nf_outdir_stem (const char *unit, bool in_dir, const char *function, char *buf,
-		size_t size)
+int
+nf_outdir_write_report (const nf_report *report, const char *arg,
+			const char *unit, char **path)
 {
-  const char *slash = strrchr (unit, '/');
-  size_t n;
-
-  if (!in_dir)
-    snprintf (buf, size, "%s", slash ? slash + 1 : unit);
-  else if (!nf_outdir_unit (unit, buf, size))
-    return false;
-  n = strlen (buf);
-  if (snprintf (buf + n, size - n, ".%s", function) >= (int) (size - n))
-    return false;
-  for (char *p = buf + (in_dir ? n : 0); *p; p++)
-    if (!isalnum ((unsigned char) *p) && *p != '_' && *p != '.' && *p != '-')
-      *p = '_';
-  return true;
+  int err = 0;
+  if (nf_outdir_arg_p (arg) || nf_outdir_is_dir (arg))
+    *path = nf_outdir_path (arg, unit, NF_OUTDIR_REPORT_SUFFIX, &err);
+  else if (!(*path = strdup (arg)))
+    err = ENOMEM;
+  return err ? err : nf_report_write (report, *path);
 }

@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report.h"
+
 #ifdef __cplusplus
 extern "C"
 {
@@ -30,40 +32,32 @@ extern "C"
 /* The suffix of a unit's report in an output directory.  */
 #define NF_OUTDIR_REPORT_SUFFIX ".neuronfuse.json"
 
-  /* Whether ARG, the value of report= or dump-hlo=, names a directory for
-     the whole build: it ends in '/'.  (report= takes an existing directory
-     without the '/' too, as no file can be written there; dump-hlo=DIR
-     without it keeps its flat names, DIR/SOURCE.FUNCTION.regionN..., as
-     before directories for a build existed.)  */
-  bool nf_outdir_arg_p (const char *arg);
+/* Whether ARG, the value of report= or dump-hlo=, names a directory for
+   the whole build: it ends in '/'.  (report= takes an existing directory
+   without the '/' too, as no file can be written there; dump-hlo=DIR
+   without it keeps its flat names, DIR/SOURCE.FUNCTION.regionN..., as
+   before directories for a build existed.)  */
+bool nf_outdir_arg_p (const char *arg);
 
-  /* Whether PATH is an existing directory.  */
-  bool nf_outdir_is_dir (const char *path);
+/* Write to BUF (SIZE bytes) UNIT as a relative path that stays inside
+   the output directory: an absolute UNIT under the current directory
+   relative to it, else without its leading '/'; "." components dropped,
+   ".." ones as "__"; an empty UNIT as "stdin".  Returns false when it
+   does not fit.  */
+bool nf_outdir_unit (const char *unit, char *buf, size_t size);
 
-  /* Write to BUF (SIZE bytes) UNIT as a relative path that stays inside
-     the output directory: an absolute UNIT under the current directory
-     relative to it, else without its leading '/'; "." components dropped,
-     ".." ones as "__"; an empty UNIT as "stdin".  Returns false when it
-     does not fit.  */
-  bool nf_outdir_unit (const char *unit, char *buf, size_t size);
+/* Create DIR and the directories of the relative path REL in it (all but
+   REL's last component), like mkdir -p.  Returns 0 or an errno value.  */
+int nf_outdir_prepare (const char *dir, const char *rel);
 
-  /* Create DIR and the directories of the relative path REL in it (all but
-     REL's last component), like mkdir -p.  Returns 0 or an errno value.  */
-  int nf_outdir_prepare (const char *dir, const char *rel);
-
-  /* The malloc'd path DIR/REL SUFFIX of UNIT's file (REL from
-     nf_outdir_unit), its directories created.  Returns NULL with *ERR set
-     to an errno value on failure.  */
-  char *nf_outdir_path (const char *dir, const char *unit, const char *suffix,
-			int *err);
-
-  /* Write to BUF (SIZE bytes) the stem of the HLO dumps of FUNCTION's
-     regions: with IN_DIR (dump-hlo=DIR/), UNIT's path in the directory
-     (nf_outdir_unit), else UNIT's base name, then "." and FUNCTION with
-     anything but [A-Za-z0-9_.-] as '_' (C++ names carry their
-     signature).  Returns false when it does not fit.  */
-  bool nf_outdir_stem (const char *unit, bool in_dir, const char *function,
-		       char *buf, size_t size);
+/* Write REPORT where report=ARG says: into the directory ARG (ending in
+   '/', or an existing directory) as DIR/REL NF_OUTDIR_REPORT_SUFFIX, REL
+   UNIT's path (nf_outdir_unit), its directories made; else to the file
+   ARG.  *PATH is set to the malloc'd path written or tried, for the
+   caller's message (NULL when it could not be made).  Returns 0 or an
+   errno value.  */
+int nf_outdir_write_report (const nf_report *report, const char *arg,
+			    const char *unit, char **path);
 
 #ifdef __cplusplus
 }

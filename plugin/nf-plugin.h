@@ -40,8 +40,6 @@ struct nf_options
   enum nf_mode mode;		/* mode=rewrite|report.  */
   const char *report_path;	/* report=FILE or DIR/, or NULL.  */
   const char *dump_dir;		/* dump-hlo=DIR or DIR/, or NULL.  */
-  bool report_in_dir;		/* report= names a directory of a build.  */
-  bool dump_in_dir;		/* dump-hlo= names one (DIR/).  */
 };
 
 extern struct nf_options nf_opts;

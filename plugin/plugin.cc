@@ -47,7 +47,7 @@
 NF_VISIBLE int plugin_is_GPL_compatible;
 
 struct nf_options nf_opts = { false, false, false, NF_KIND_ALL,
-			      NF_MODE_REWRITE, NULL, NULL, false, false };
+			      NF_MODE_REWRITE, NULL, NULL };
 nf_report *nf_unit_report;
 
 static const char nf_help[]
@@ -125,14 +125,9 @@ nf_finish (void *, void *)
 {
   if (nf_opts.report_path && nf_unit_report)
     {
-      int err = 0;
-      char *path = nf_opts.report_in_dir
-		     ? nf_outdir_path (nf_opts.report_path,
-				       nf_unit_dump_base (),
-				       NF_OUTDIR_REPORT_SUFFIX, &err)
-		     : xstrdup (nf_opts.report_path);
-      if (path)
-	err = nf_report_write (nf_unit_report, path);
+      char *path = NULL;
+      int err = nf_outdir_write_report (nf_unit_report, nf_opts.report_path,
+					nf_unit_dump_base (), &path);
       if (err)
 	error ("cannot write neuronfuse report %qs: %s",
 	       path ? path : nf_opts.report_path, xstrerror (err));
@@ -194,18 +189,12 @@ nf_parse_args (const char *name, int argc, struct plugin_argument *argv)
 	  if (nf_value_missing (name, arg))
 	    return false;
 	  nf_opts.report_path = arg->value;
-	  nf_opts.report_in_dir = nf_outdir_arg_p (arg->value)
-				  || nf_outdir_is_dir (arg->value);
 	}
       else if (strcmp (key, "dump-hlo") == 0)
 	{
 	  if (nf_value_missing (name, arg))
 	    return false;
-	  /* DIR/ is created (a build's first unit makes it); a plain
-	     DIR must exist.  */
-	  nf_opts.dump_in_dir = nf_outdir_arg_p (arg->value);
-	  int err = nf_opts.dump_in_dir ? nf_outdir_prepare (arg->value, "")
-					: nf_dump_dir_check (arg->value);
+	  int err = nf_dump_dir_check (arg->value);
 	  if (err)
 	    {
 	      error (G_ ("invalid option argument %<-fplugin-arg-%s-%s=%s%>: "

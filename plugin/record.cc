@@ -12,7 +12,6 @@
 #include "report.h"
 #include "match.h"
 #include "dump.h"
-#include "outdir.h"
 #include "nf-plugin.h"
 
 void
@@ -47,17 +46,10 @@ nf_current_function_name (void)
 static void
 nf_dump (location_t where, const nf_match *match, int id)
 {
-  char stem[1024];
   const char *skipped = NULL;
-  bool in_dir = nf_opts.dump_in_dir;
-  const char *unit = in_dir ? nf_unit_dump_base () : nf_main_input_filename ();
-  const char *fn = nf_current_function_name ();
-  int err = ENAMETOOLONG;
-
-  if (nf_outdir_stem (unit, in_dir, fn, stem, sizeof stem))
-    err = in_dir ? nf_outdir_prepare (nf_opts.dump_dir, stem) : 0;
-  if (!err)
-    err = nf_dump_region (nf_opts.dump_dir, stem, match, id, &skipped);
+  int err = nf_dump_region (nf_opts.dump_dir, nf_main_input_filename (),
+			    nf_unit_dump_base (), nf_current_function_name (),
+			    match, id, &skipped);
   if (err)
     error_at (where,
 	      "cannot write neuronfuse dump in %qs: %s", nf_opts.dump_dir,
